@@ -1,0 +1,13 @@
+"""boardsim: Monte Carlo balance analysis for tabletop games."""
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .errors import BoardsimError, CardDataError, ParamError  # noqa: E402
+from .registry import get_game, list_games  # noqa: E402
+from .api import simulate, trace  # noqa: E402
+
+__all__ = [
+    "__version__", "BoardsimError", "CardDataError", "ParamError",
+    "get_game", "list_games", "simulate", "trace",
+]

@@ -1,0 +1,55 @@
+"""One switch for numba's on-disk cache, versioned by the kernels' source.
+
+Numba checks only the timestamp of the file that holds a cached function, so a kernel whose callee in
+another module changed would load stale machine code. The cache directory therefore carries a hash of
+every kernel source file (`*_nb.py` and rng.py) in the package: any edit gets a fresh directory.
+
+BOARDSIM_JIT_CACHE=0 turns the cache off. NUMBA_CACHE_DIR, if set, is the base directory; otherwise
+~/.cache/boardsim/numba. An unwritable cache directory is reported at import, not as a late crash.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import numba
+
+from .errors import BoardsimError
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def kernel_source_hash() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(_PACKAGE.rglob("*_nb.py")) + [_PACKAGE / "rng.py"]:
+        digest.update(path.relative_to(_PACKAGE).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+CACHE_ENABLED = os.environ.get("BOARDSIM_JIT_CACHE", "1") != "0"
+
+if CACHE_ENABLED:
+    _base = Path(os.environ.get("NUMBA_CACHE_DIR") or Path.home() / ".cache" / "boardsim" / "numba")
+    CACHE_DIR = _base / f"boardsim-{kernel_source_hash()}"
+    try:
+        CACHE_DIR.mkdir(parents=True, exist_ok=True)
+        probe = CACHE_DIR / ".write-test"
+        probe.write_text("ok")
+        probe.unlink()
+    except OSError as exc:
+        raise BoardsimError(
+            f"numba cache directory {CACHE_DIR} is not writable ({exc.strerror}); "
+            "set NUMBA_CACHE_DIR to a writable directory or BOARDSIM_JIT_CACHE=0"
+        ) from None
+    # The cache locator reads this when each @njit(cache=True) function is decorated.
+    numba.config.CACHE_DIR = str(CACHE_DIR)
+else:
+    CACHE_DIR = None
+
+
+def njit(*args, **kwargs):
+    """numba.njit with the project's cache setting."""
+    kwargs.setdefault("cache", CACHE_ENABLED)
+    return numba.njit(*args, **kwargs)

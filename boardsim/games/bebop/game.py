@@ -1,0 +1,210 @@
+"""Cowboy Bebop: Boardgame Boogie: parameters, presets, and the bridge from Python to the kernels."""
+from __future__ import annotations
+
+import json
+import time
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+
+import boardsim
+from boardsim.errors import ParamError
+from boardsim.spec import GameSpec, ParamSpec
+
+from . import cards as cards_mod
+from .vocab import CHARACTERS
+
+GAME_VERSION = "1.0"
+
+PARAMS = (
+    ParamSpec("characters", "team", ("spike", "jet"),
+              "the crew, one character per player in turn order; solo play is a team of two", 2, 4, CHARACTERS),
+    ParamSpec("vicious", "int", 6, "Vicious cards shuffled into the event deck", 0, 8),
+    ParamSpec("bounty_deck", "int", 9, "bounties dealt to form the bounty deck", 3, 18),
+    ParamSpec("start_food", "int", 5, "starting Food", 0, 20),
+    ParamSpec("start_fuel", "int", 5, "starting Fuel", 0, 20),
+    ParamSpec("start_woolongs", "int", 5, "starting Woolongs (thousands)", 0, 20),
+    ParamSpec("actions", "int", 3, "actions per turn", 1, 6),
+    ParamSpec("turn_cap", "int", 300, "player turns before a game is stopped and recorded as turn_cap", 1, 5000),
+)
+
+PRESETS = {
+    "waltz": {"bounty_deck": 11, "vicious": 4},
+    "boogie": {"bounty_deck": 9, "vicious": 6},
+    "blues": {"bounty_deck": 9, "vicious": 8},
+    "real-folk-blues": {"bounty_deck": 7, "vicious": 8},
+}
+
+POLICIES = ("random", "heuristic")
+
+OUTCOME_COLUMNS = ("outcome", "win", "turns", "session_parts_done", "bounties_caught", "bounties_escaped",
+                   "min_food", "food", "fuel", "woolongs", "vicious_drawn")
+
+
+@lru_cache(maxsize=8)
+def _cards(directory: str | None):
+    return cards_mod.load_cards(directory)
+
+
+def load_cards(directory: str | Path | None = None):
+    return _cards(None if directory is None else str(Path(directory).resolve()))
+
+
+def cards_record(cards) -> np.ndarray:
+    """The card set as a one-element CARDS_DTYPE array (the kernels' view of the data)."""
+    from .state_nb import CARDS_DTYPE
+
+    rec = np.zeros(1, dtype=CARDS_DTYPE)
+    for name in CARDS_DTYPE.names:
+        rec[0][name] = getattr(cards, name)
+    return rec
+
+
+def rules_record(rules: dict[str, Any]) -> np.ndarray:
+    from .state_nb import RULES_DTYPE
+
+    rec = np.zeros(1, dtype=RULES_DTYPE)[0:1]
+    team = rules["characters"]
+    rec["n_seats"] = len(team)
+    for seat, name in enumerate(team):
+        rec["seat_char"][0, seat] = CHARACTERS.index(name)
+    rec["vicious"] = rules["vicious"]
+    rec["bounty_deck"] = rules["bounty_deck"]
+    rec["start"][0] = (rules["start_food"], rules["start_fuel"], rules["start_woolongs"])
+    rec["actions"] = rules["actions"]
+    rec["turn_cap"] = rules["turn_cap"]
+    return rec
+
+
+def policy_weights(policy: str) -> tuple[int, np.ndarray, str]:
+    """Policy id, weight vector and a canonical description for "random", "heuristic" or "heuristic:FILE".
+
+    A weights file is TOML with a [weights] table of name = value; unnamed weights keep defaults.
+    """
+    from .policies_nb import DEFAULT_WEIGHTS, POLICY_IDS, WEIGHT_NAMES
+
+    name, _, path = policy.partition(":")
+    if name not in POLICY_IDS:
+        raise ParamError(f"policy '{policy}' unknown; allowed: {', '.join(POLICY_IDS)} (heuristic:FILE for tuned weights)")
+    weights = DEFAULT_WEIGHTS.copy()
+    if path:
+        if name != "heuristic":
+            raise ParamError(f"policy '{policy}': only heuristic takes a weights file")
+        try:
+            table = tomllib.loads(Path(path).read_text()).get("weights", {})
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise ParamError(f"{path}: cannot read weights ({str(exc).splitlines()[0]})") from None
+        for key, value in table.items():
+            if key not in WEIGHT_NAMES:
+                raise ParamError(f"{path}: field 'weights.{key}' unknown; allowed: {', '.join(WEIGHT_NAMES)}")
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                raise ParamError(f"{path}: field 'weights.{key}' must be a number, got {value!r}")
+            weights[WEIGHT_NAMES.index(key)] = float(value)
+    described = name if not path else f"{name}:{Path(path).name}"
+    return POLICY_IDS[name], weights, described
+
+
+def _kernel():
+    from .batch_nb import play_games
+
+    return play_games
+
+
+def outcome_frame(rows: np.ndarray, seed: int, first_index: int) -> pd.DataFrame:
+    from .state_nb import OUTCOME_NAMES
+
+    df = pd.DataFrame({name: rows[name] for name in rows.dtype.names})
+    df.insert(0, "game_index", np.arange(first_index, first_index + len(rows), dtype=np.int64))
+    df.insert(0, "seed", np.full(len(rows), seed, dtype=np.int64))
+    df["outcome"] = pd.Categorical.from_codes(rows["outcome"].astype(np.int8), categories=list(OUTCOME_NAMES))
+    df.insert(3, "win", rows["outcome"] == 0)
+    return df
+
+
+def simulate(rules: dict[str, Any], n: int, seed: int, policy: str, cards: str | None,
+             threads: int | None, progress: Callable[[int], None] | None, first_index: int = 0) -> pd.DataFrame:
+    from boardsim.runner import run_batch
+
+    from .state_nb import OUTCOME_DTYPE, STATE_DTYPE
+
+    card_set = load_cards(cards)
+    pol, weights, described = policy_weights(policy)
+    started = time.perf_counter()
+    rows = run_batch(_kernel(), (cards_record(card_set), rules_record(rules), weights, np.int64(pol)),
+                     STATE_DTYPE, OUTCOME_DTYPE, n, seed, first_index=first_index, threads=threads,
+                     progress=progress)
+    df = outcome_frame(rows, seed, first_index)
+    df.attrs["provenance"] = provenance(rules, n, seed, described, weights, card_set, threads,
+                                        time.perf_counter() - started)
+    return df
+
+
+def provenance(rules, n, seed, policy, weights, card_set, threads, seconds) -> dict[str, Any]:
+    from .policies_nb import WEIGHT_NAMES
+
+    rules_plain = {k: (",".join(v) if isinstance(v, tuple) else v) for k, v in rules.items()}
+    rules_hash = __import__("hashlib").sha256(
+        json.dumps([rules_plain, card_set.data_hash, GAME_VERSION], sort_keys=True).encode()).hexdigest()[:16]
+    return {
+        "game": "bebop",
+        "game_version": GAME_VERSION,
+        "package_version": boardsim.__version__,
+        "seed": seed,
+        "n": n,
+        "policy": policy,
+        "weights": dict(zip(WEIGHT_NAMES, map(float, weights))) if policy.startswith("heuristic") else {},
+        "rules": rules_plain,
+        "rules_hash": rules_hash,
+        "cards_hash": card_set.data_hash,
+        "cards_reconstructed": any(len(v) > 0 for v in card_set.reconstructed.values()),
+        "threads": threads,
+        "seconds": round(seconds, 3),
+    }
+
+
+def play_one(rules: dict[str, Any], seed: int, game_index: int, policy: str, cards: str | None,
+             log_capacity: int = 200_000):
+    """Play one game with its event log; returns (outcome row, log rows, card set, rules record)."""
+    from .rules_nb import play_game
+    from .state_nb import LOG_WIDTH, OUTCOME_DTYPE, STATE_DTYPE
+
+    card_set = load_cards(cards)
+    pol, weights, _ = policy_weights(policy)
+    cards_rec = cards_record(card_set)
+    rules_rec = rules_record(rules)
+    state = np.zeros(1, dtype=STATE_DTYPE)
+    log = np.zeros((log_capacity, LOG_WIDTH), dtype=np.int32)
+    out = np.zeros(1, dtype=OUTCOME_DTYPE)
+    with np.errstate(over="ignore"):
+        play_game(state[0], cards_rec[0], rules_rec[0], weights, np.int64(pol), np.uint64(seed),
+                  np.int64(game_index), log, out[0])
+    return out[0], log[: state[0]["log_n"]], card_set, state
+
+
+def trace(rules: dict[str, Any], seed: int, game_index: int, policy: str, cards: str | None) -> list[str]:
+    from .trace import describe_game
+
+    row, log, card_set, _ = play_one(rules, seed, game_index, policy, cards)
+    header = (f"Cowboy Bebop: seed {seed}, game {game_index}, crew {','.join(rules['characters'])}, "
+              f"{rules['bounty_deck']} bounties, {rules['vicious']} Vicious, policy {policy}")
+    return [header] + describe_game(log, card_set, rules)
+
+
+GAME = GameSpec(
+    name="bebop",
+    title="Cowboy Bebop: Boardgame Boogie",
+    description="Co-operative bounty hunting: complete every character's Session before the crew starves.",
+    version=GAME_VERSION,
+    params=PARAMS,
+    presets=PRESETS,
+    default_preset="boogie",
+    policies=POLICIES,
+    simulate=simulate,
+    trace=trace,
+    load_cards=load_cards,
+    validate_cards=cards_mod.validate_dir,
+)

@@ -1,0 +1,124 @@
+"""Parameter and game specifications: the single source of truth for a game's rule parameters.
+
+A game declares its parameters (name, kind, range, default) and named presets once; the CLI, the
+API and the sweep machinery all validate against that declaration, so an out-of-range value gets
+the same one-line error wherever it comes from.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .errors import ParamError
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """One rule parameter.
+
+    kind is "int" (low..high inclusive) or "team" (distinct names from `choices`, between low and
+    high of them; written "spike,jet" or "spike+jet").
+    """
+
+    name: str
+    kind: str
+    default: Any
+    help: str
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def allowed(self) -> str:
+        if self.kind == "int":
+            return f"an integer {self.low}..{self.high}"
+        if self.kind == "team":
+            return f"{self.low}-{self.high} distinct of {', '.join(self.choices)}"
+        raise AssertionError(self.kind)
+
+    def parse(self, value: Any, where: str = "") -> Any:
+        """Validate and normalise a value (from the CLI, a preset, a dict); raise ParamError."""
+        prefix = f"{where}parameter '{self.name}'"
+        if self.kind == "int":
+            try:
+                if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+                    raise ValueError
+                number = int(value)
+            except (TypeError, ValueError):
+                raise ParamError(f"{prefix}: {value!r} is not an integer; allowed: {self.allowed()}") from None
+            if not self.low <= number <= self.high:
+                raise ParamError(f"{prefix}: {number} is out of range; allowed: {self.allowed()}")
+            return number
+        if self.kind == "team":
+            if isinstance(value, str):
+                names = [part.strip().lower() for part in value.replace("+", ",").split(",") if part.strip()]
+            else:
+                names = [str(part).strip().lower() for part in value]
+            unknown = [n for n in names if n not in self.choices]
+            if unknown:
+                raise ParamError(f"{prefix}: unknown name {unknown[0]!r}; allowed: {self.allowed()}")
+            if len(set(names)) != len(names):
+                raise ParamError(f"{prefix}: names must be distinct, got {','.join(names)}; allowed: {self.allowed()}")
+            if not self.low <= len(names) <= self.high:
+                raise ParamError(f"{prefix}: {len(names)} given; allowed: {self.allowed()}")
+            return tuple(names)
+        raise AssertionError(self.kind)
+
+    def format(self, value: Any) -> str:
+        return ",".join(value) if self.kind == "team" else str(value)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the shared machinery needs to know about one game.
+
+    The callables are the game's own: `simulate(rules, n, seed, policy, cards, threads, progress)`
+    returns a DataFrame; `trace(rules, seed, game_index, policy, cards)` returns readable lines;
+    `load_cards(dir)` returns the game's card set (with `.data_hash`), `validate_cards(dir)` a list
+    of one-line problems.
+    """
+
+    name: str
+    title: str
+    description: str
+    version: str
+    params: tuple[ParamSpec, ...]
+    presets: dict[str, dict[str, Any]]
+    default_preset: str
+    policies: tuple[str, ...]
+    simulate: Callable[..., Any] = field(repr=False)
+    trace: Callable[..., Any] = field(repr=False)
+    load_cards: Callable[..., Any] = field(repr=False)
+    validate_cards: Callable[..., Any] = field(repr=False)
+
+    def param(self, name: str) -> ParamSpec:
+        for spec in self.params:
+            if spec.name == name:
+                return spec
+        raise ParamError(
+            f"game '{self.name}' has no parameter '{name}'; allowed: {', '.join(p.name for p in self.params)}"
+        )
+
+    def resolve(self, preset: str | None = None, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Defaults, then the preset, then explicit params; every value validated."""
+        rules = {spec.name: spec.default for spec in self.params}
+        if preset is not None:
+            key = preset.strip().lower()
+            if key not in self.presets:
+                raise ParamError(
+                    f"game '{self.name}' has no preset '{preset}'; allowed: {', '.join(self.presets)}"
+                )
+            rules.update(self.presets[key])
+        for name, value in (params or {}).items():
+            rules[name] = self.param(name).parse(value)
+        return {spec.name: spec.parse(rules[spec.name]) for spec in self.params}
+
+
+def parse_assignments(items: list[str] | tuple[str, ...]) -> dict[str, str]:
+    """Turn ["vicious=4", "bounty_deck=9"] into a dict; a malformed item is a ParamError."""
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise ParamError(f"parameter {item!r}: expected NAME=VALUE, e.g. vicious=6")
+        out[name.strip().replace("-", "_")] = value.strip()
+    return out
