@@ -66,6 +66,10 @@ def trace(
     """
     spec = get_game(game)
     rules = _rules(spec, preset, params, characters)
+    if not 0 <= int(seed) < 2**63:
+        raise ParamError(f"seed: {seed}; allowed: an integer 0..2**63-1")
+    if int(game_index) < 0:
+        raise ParamError(f"game_index: {game_index}; allowed: an integer >= 0")
     if policy.split(":")[0] not in spec.policies:
         raise ParamError(f"policy '{policy}' unknown for {spec.name}; allowed: {', '.join(spec.policies)}")
     return spec.trace(rules=rules, seed=int(seed), game_index=int(game_index), policy=policy, cards=cards)

@@ -64,7 +64,7 @@ class ParamSpec:
         raise AssertionError(self.kind)
 
     def format(self, value: Any) -> str:
-        return ",".join(value) if self.kind == "team" else str(value)
+        return ",".join(self.parse(value)) if self.kind == "team" else str(value)
 
 
 @dataclass(frozen=True)
@@ -99,8 +99,10 @@ class GameSpec:
         )
 
     def resolve(self, preset: str | None = None, params: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Defaults, then the preset, then explicit params; every value validated."""
+        """Defaults, then the preset (the game's default preset if none), then explicit params."""
         rules = {spec.name: spec.default for spec in self.params}
+        if preset is None:
+            preset = self.default_preset
         if preset is not None:
             key = preset.strip().lower()
             if key not in self.presets:

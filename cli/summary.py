@@ -101,7 +101,7 @@ def summary_lines(df: pd.DataFrame, spec=None) -> list[str]:
         lines += ["", f"win rate  {stats.format_rate(wins, total)}"]
 
     if "outcome" in df.columns:
-        counts = df["outcome"].astype("object").fillna("<missing>").astype(str).value_counts()
+        counts = df["outcome"].astype("object").fillna("<missing>").astype(str).value_counts().to_dict()
         if isinstance(df["outcome"].dtype, pd.CategoricalDtype):  # show unseen categories as 0
             for cat in df["outcome"].cat.categories:
                 counts.setdefault(str(cat), 0)

@@ -126,6 +126,11 @@ def skill_card(st, seat, label: str, k: int = 0) -> int:
     return skill_cards(st, seat, label)[k]
 
 
+def cards_without(st, seat, skill: str) -> list[int]:
+    """Indices of seat's skill cards showing no `skill` icon."""
+    return [i for i, lab in enumerate(card_set().skill_labels[char_of(st, seat)]) if skill not in lab]
+
+
 def events_with(top=None, jam=None, vicious=False) -> list[int]:
     cs = card_set()
     out = []

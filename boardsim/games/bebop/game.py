@@ -39,7 +39,7 @@ PRESETS = {
     "real-folk-blues": {"bounty_deck": 7, "vicious": 8},
 }
 
-POLICIES = ("random", "heuristic")
+POLICIES = ("random", "heuristic", "custom")
 
 OUTCOME_COLUMNS = ("outcome", "win", "turns", "session_parts_done", "bounties_caught", "bounties_escaped",
                    "min_food", "food", "fuel", "woolongs", "vicious_drawn")
