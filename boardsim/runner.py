@@ -9,7 +9,20 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
+import numba
 import numpy as np
+
+
+def kernel_view(arr: np.ndarray) -> np.ndarray:
+    """Structured arrays as the kernels see them.
+
+    Compiled kernels read record fields as attributes (`st.res`). With NUMBA_DISABLE_JIT=1 the same
+    code runs as plain Python, where only np.recarray elements have attribute access, so record
+    arrays are handed over as recarray views there (same memory, no copy).
+    """
+    if numba.config.DISABLE_JIT and arr.dtype.names is not None:
+        return arr.view(np.recarray)
+    return arr
 
 
 def default_threads() -> int:
@@ -29,6 +42,7 @@ def run_batch(
     progress: Callable[[int], None] | None = None,
 ) -> np.ndarray:
     """Call kernel(*args, seed, first, state, log, out_chunk) per chunk; return all outcome rows."""
+    args = tuple(kernel_view(a) if isinstance(a, np.ndarray) else a for a in args)
     threads = max(1, threads or default_threads())
     if chunk is None:
         # several chunks per thread balance the load; 5000 games keep progress updates frequent
@@ -38,10 +52,11 @@ def run_batch(
 
     def play(start: int) -> int:
         stop = min(n, start + chunk)
-        state = np.zeros(1, dtype=state_dtype)
+        state = kernel_view(np.zeros(1, dtype=state_dtype))
         # uint64 arithmetic wraps by design; only the JIT-disabled path would warn about it
         with np.errstate(over="ignore"):
-            kernel(*args, np.uint64(seed), np.int64(first_index + start), state, no_log, out[start:stop])
+            kernel(*args, np.uint64(seed), np.int64(first_index + start), state, no_log,
+                   kernel_view(out[start:stop]))
         return stop - start
 
     starts = range(0, n, chunk)

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 
 import numpy as np
+import pytest
 
 from boardsim.games.bebop import game as G
 from boardsim.games.bebop import rules_nb as R
@@ -90,10 +91,21 @@ def new_state(seed: int = 0, game_index: int = 0, **rule_overrides):
 
 
 def warm():
-    """Compile (or load) the kernels used everywhere once; cheap once cached."""
+    """Compile (or load from NUMBA_CACHE_DIR) the rule entry points most tests call, once."""
     state, cards, rules = new_state()
+    log = new_log()
     with quiet():
-        R.play_turn(state[0], cards[0], rules[0], weights(), POL_RANDOM, new_log())
+        R.legal_actions(state[0], cards[0], np.int8(0), np.empty((S.MAX_ACTIONS, 5), np.int16))
+        R.do_action(state[0], cards[0], weights(), POL_RANDOM, np.int8(0), np.zeros(5, np.int16), log)
+        R.event_phase(state[0], cards[0], weights(), POL_RANDOM, log)
+        R.play_turn(state[0], cards[0], rules[0], weights(), POL_RANDOM, log)
+
+
+@pytest.fixture(scope="session")
+def bebop_kernels():
+    """Session fixture: the kernels are compiled/loaded once, before the first test that needs them
+    (import it into a test module and mark the module with usefixtures("bebop_kernels"))."""
+    warm()
 
 
 # ------------------------------------------------------------------------------------ card names
@@ -448,14 +460,6 @@ def stream_words(root_seed: int, game_index: int, stream: int) -> list[int]:
 def reseed(st, stream: int, k: int):
     """Give one random stream of the state a fresh seed (k), leaving every other stream alone."""
     st["rng"][stream] = np.array(stream_words(10_007 + k, 0, stream), np.uint64)
-
-
-def with_policy_seeds(make, k_values=range(64)):
-    """Yield (k, state, cards, log-ready) for states from make() whose policy stream is reseeded by k."""
-    for k in k_values:
-        state, cards = make()
-        reseed(state[0], S.S_POLICY, k)
-        yield k, state, cards
 
 
 # ------------------------------------------------------------------------------------ invariants

@@ -8,22 +8,23 @@ Card indices refer to the default card data (tests/bebop_support.skill_card look
 """
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from boardsim.games.bebop import game as G
-from boardsim.games.bebop import state_nb as S
 from boardsim.games.bebop import rules_nb as R
+from boardsim.games.bebop import state_nb as S
 
-from bebop_support import (
-    BAR, BEBOP, BELT, COMBAT, CONTACT, EARTH, EIN, FOOD, FUEL, HACKING, INVESTIGATION, JOVIAN, MARS,
-    PILOTING, SHOP, SPACEPORT, VENUS, WOOLONGS, abilities_used, bounty_id, card_set, cards_without, check_invariants,
-    contact_id, do_action, draw_from_tableau, event_id, event_phase, gain_lead, game_won, hand_of,
-    jam_event, lead_count, legal, legal_kinds, log_rows, move_bebop, new_state, place_used_token,
-    plan_payment, put, put_bounty_on_track, reseed, resolve_jams, session_id, set_hand, set_lead_discard, set_leads,
-    skill_card, stack_bounties, stack_contacts, stack_events, stack_leads, tableau_of, take_ein,
-    bounties_move,
+from bebop_support import (  # noqa: F401  (bebop_kernels is a fixture)
+    bebop_kernels,
+    BAR, BEBOP, BELT, CONTACT, EARTH, EIN, FOOD, FUEL, JOVIAN, MARS, SHOP, SPACEPORT, VENUS, WOOLONGS,
+    abilities_used, bounties_move, bounty_id, card_set, cards_without, check_invariants, contact_id,
+    do_action, draw_from_tableau, event_id, event_phase, gain_lead, game_won, hand_of, jam_event,
+    lead_count, legal, legal_kinds, log_rows, move_bebop, new_state, place_used_token, plan_payment,
+    put, put_bounty_on_track, reseed, resolve_jams, session_id, set_hand, set_lead_discard, set_leads,
+    skill_card, stack_contacts, stack_events, stack_leads, tableau_of, take_ein,
 )
+
+pytestmark = pytest.mark.usefixtures("bebop_kernels")
 
 TERRAIN = {name: i for i, name in enumerate(card_set().terrain_names)}
 MOUNTAIN, OCEAN, DESERT, CITY, RUINS = (TERRAIN[n] for n in ("mountain", "ocean", "desert", "city", "ruins"))
@@ -385,7 +386,7 @@ def test_fly_bebop_carries_everyone_aboard_for_one_fuel():
     assert (st["sector"][0], st["place"][0]) == (VENUS, BEBOP)
     assert (st["sector"][2], st["place"][2]) == (VENUS, BEBOP)           # Faye came along
     assert (st["sector"][1], st["place"][1]) == (MARS, BAR)              # Jet stayed
-    assert (st["zip_sector"] [:3] == VENUS).all() and (st["zip_place"][:3] == BEBOP).all()  # hangar
+    assert (st["zip_sector"][:3] == VENUS).all() and (st["zip_place"][:3] == BEBOP).all()  # hangar
     assert check_invariants(state, cards, rules) == []
 
 
@@ -864,10 +865,6 @@ def test_plan_payment_draws_on_every_payer():
     assert plan_payment(state, cards, [0], [0, 1, 3, 0])[0] == -1
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "rules_nb.plan_payment is greedy: an OR card is assigned to the skill listed first among equally "
-    "needed ones, even when it is the only card that can cover the other skill (combat|piloting is "
-    "spent on Combat although combat+combat could pay Combat), so a payable requirement is refused"))
 def test_plan_payment_finds_a_payment_whenever_one_exists():
     state, cards, rules = new_state()
     st = state[0]
@@ -877,9 +874,6 @@ def test_plan_payment_finds_a_payment_whenever_one_exists():
     assert plan_payment(state, cards, [0], [1, 0, 0, 1])[0] == 2
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "consequence of the greedy rules_nb.plan_payment: Spike holding combat|piloting and "
-    "combat+combat can discard 1 Combat and 1 Piloting, yet option_affordable says he cannot"))
 def test_event_option_affordable_whenever_the_hand_can_pay_it():
     state, cards, rules = new_state()
     st = state[0]

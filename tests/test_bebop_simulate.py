@@ -5,11 +5,9 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -28,7 +26,9 @@ try:
 except ImportError:  # running from a checkout that is not installed
     from cli.main import cli
 
-from bebop_support import new_state
+from bebop_support import bebop_kernels, new_state  # noqa: F401  (bebop_kernels is a fixture)
+
+pytestmark = pytest.mark.usefixtures("bebop_kernels")
 
 COLUMNS = ["seed", "game_index", "outcome", "win", "turns", "session_parts_done", "bounties_caught",
            "bounties_escaped", "min_food", "food", "fuel", "woolongs", "vicious_drawn"]
@@ -163,10 +163,6 @@ def _interpreted(script: str, policy: str):
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "boardsim.simulate cannot run with NUMBA_DISABLE_JIT=1: game.simulate/runner.run_batch pass plain "
-    "structured arrays, so state[0], cards[0], rules[0], out[g] in batch_nb are numpy.void, which has "
-    "no attribute access (AttributeError: 'numpy.void' object has no attribute 'rng' in rules_nb.setup)"))
 @pytest.mark.parametrize("policy", ["random", "heuristic"])
 def test_jit_disabled_simulate_gives_the_compiled_rows(policy):
     compiled = sim(n=3, seed=3, policy=policy, params=SMALL_CAP)
@@ -175,13 +171,7 @@ def test_jit_disabled_simulate_gives_the_compiled_rows(policy):
                                                                         default=lambda x: x.item()))
 
 
-@pytest.mark.parametrize("policy", [
-    "random",
-    pytest.param("heuristic", marks=pytest.mark.xfail(strict=True, reason=(
-        "policies_nb.heuristic_action reads st.used[sector, place] with place == BEBOP (4) for the "
-        "Bebop candidate of the Shop/Spaceport branch (kind 4): out of bounds (axis size 4); compiled "
-        "code reads a neighbouring byte silently, the interpreter raises IndexError"))),
-])
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
 def test_jit_disabled_kernel_gives_the_compiled_rows(policy):
     compiled = sim(n=3, seed=3, policy=policy, params=SMALL_CAP)
     rows = [[int(compiled["outcome"].cat.codes[i])] + [int(compiled[c][i]) for c in COLUMNS[4:]]
@@ -268,8 +258,8 @@ def test_cli_simulate_bebop_prints_a_win_rate():
     assert re.search(r"^win rate\s+\d+(\.\d+)?%", out, re.M), out
     assert re.search(r"^rules\s+.*characters=spike,jet", out, re.M)
     assert "starve" in out and "games     500" in out
-    df = sim(n=500, seed=1, characters="spike,jet")
-    assert f"({int(df['win'].sum())} games" in out or int(df["win"].sum()) == 0
+    df = sim(n=500, seed=1, characters="spike,jet")          # the same games, in-process
+    assert f"win rate  {stats.format_rate(int(df['win'].sum()), 500)}" in out
 
 
 def test_cli_trace_bebop():
@@ -277,9 +267,9 @@ def test_cli_trace_bebop():
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0].startswith("Cowboy Bebop: seed 7, game 0")
-    assert "-- turn 1: Spike" in lines
+    assert any(line.startswith("-- turn 1: Spike") for line in lines)
     assert any(line.startswith("-- turn 2: Jet") for line in lines)
-    assert re.match(r"== game over after \d+ turns: (win|starve|turn_cap)$", lines[-1])
+    assert re.match(r"== game over after \d+ turns: (win|starve|turn_cap)", lines[-1])
 
 
 def test_cli_games_lists_bebop():

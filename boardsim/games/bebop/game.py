@@ -169,16 +169,18 @@ def provenance(rules, n, seed, policy, weights, card_set, threads, seconds) -> d
 def play_one(rules: dict[str, Any], seed: int, game_index: int, policy: str, cards: str | None,
              log_capacity: int = 200_000):
     """Play one game with its event log; returns (outcome row, log rows, card set, rules record)."""
+    from boardsim.runner import kernel_view
+
     from .rules_nb import play_game
     from .state_nb import LOG_WIDTH, OUTCOME_DTYPE, STATE_DTYPE
 
     card_set = load_cards(cards)
     pol, weights, _ = policy_weights(policy)
-    cards_rec = cards_record(card_set)
-    rules_rec = rules_record(rules)
-    state = np.zeros(1, dtype=STATE_DTYPE)
+    cards_rec = kernel_view(cards_record(card_set))
+    rules_rec = kernel_view(rules_record(rules))
+    state = kernel_view(np.zeros(1, dtype=STATE_DTYPE))
     log = np.zeros((log_capacity, LOG_WIDTH), dtype=np.int32)
-    out = np.zeros(1, dtype=OUTCOME_DTYPE)
+    out = kernel_view(np.zeros(1, dtype=OUTCOME_DTYPE))
     with np.errstate(over="ignore"):
         play_game(state[0], cards_rec[0], rules_rec[0], weights, np.int64(pol), np.uint64(seed),
                   np.int64(game_index), log, out[0])

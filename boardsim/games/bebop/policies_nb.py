@@ -511,6 +511,8 @@ def heuristic_action(st, cd, w, s, act):
                     shortfall = w[W_FOOD_TARGET] - food - st.res[WOOLONGS]
                     score = w[W_CONTACT] * (0.3 if any_located else 1.0) * (1.0 + max(0.0, shortfall) / 4.0)
                 elif kind == 4:
+                    if la != SHOP and la != SPACEPORT:
+                        continue
                     if st.used[sa, la] or st.no_interact or choose_buy(st, cd, w, POLICY_HEURISTIC, s,
                                                                        FOOD if la == SHOP else FUEL) < 1:
                         continue
@@ -521,12 +523,10 @@ def heuristic_action(st, cd, w, s, act):
                             score = w[W_SHOP]
                         else:
                             score = w[W_SHOP] * 0.3 * (w[W_FOOD_TARGET] - food) / w[W_FOOD_TARGET]
-                    elif la == SPACEPORT:
+                    else:
                         if st.res[FUEL] > w[W_FUEL_LOW] + reserved(st, cd, FUEL):
                             continue
                         score = w[W_SHOP] * 0.5
-                    else:
-                        continue
                 elif kind == 5:
                     if la != BAR or st.used[sa, la] or st.no_interact or st.tab_n[s] < 3:
                         continue

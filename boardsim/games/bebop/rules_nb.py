@@ -15,7 +15,7 @@ from .state_nb import (
     A_LEAN_TIMES, A_MOVE, A_NET_DIVE, A_PASS, A_REMOTE_BEBOP, A_REMOTE_ZIP, A_REST, A_SESSION,
     A_ZIP_FLY, BAR, BEBOP, COMBAT, CONTACT, ED, EIN, FAYE, FOOD, FUEL, HAND, HACKING, INVESTIGATION,
     JET, LEAD_DECK, LOG_ABILITY, LOG_ACTION, LOG_BUY, LOG_CONTACT, LOG_END, LOG_ESCAPE, LOG_EVENT,
-    LOG_JAM, LOG_LEAD, LOG_OPTION, LOG_RES, LOG_RESULT, LOG_TURN, MARS, N_BOUNTIES, N_CHARS,
+    LOG_JAM, LOG_LEAD, LOG_OPTION, LOG_POS, LOG_RES, LOG_RESULT, LOG_TURN, MARS, N_BOUNTIES, N_CHARS,
     N_CONTACTS, N_EVENTS, N_LOCS, N_NORMAL_EVENTS, N_SECTORS, N_SKILLS, N_STREAMS, OUT_STARVE,
     OUT_TURN_CAP, OUT_WIN, PILOTING, S_BOUNTIES, S_CONTACTS, S_DISCARD, S_EVENTS, S_LEADS, S_SETUP,
     SHOP, SPACEPORT, SPIKE, TRACK_SLOTS, WOOLONGS,
@@ -139,11 +139,173 @@ def plan_payment(st, cd, payers, n_payers, req, allow_ein, sel_seat, sel_card):
     """Choose cards from the payers' hands whose icons cover `req` (icons per skill).
 
     Returns the number of cards chosen (written to sel_seat/sel_card), or -1 if `req` cannot be met.
-    The rule is the same for every policy: cards that fit exactly first (AND cards whose icons are all
-    needed, then single icons, then OR cards with one useful side, then OR cards assigned to the
-    skill still most needed), AND cards that waste an icon after that, Ein last. Payers are tried in
-    the order given.
+    The rule is the same for every policy: a thrifty greedy choice first (see greedy_payment); in
+    the rare hands where it misassigns an OR card, an exact search finds a payment whenever one
+    exists, so a payable requirement is never refused.
     """
+    count = greedy_payment(st, cd, payers, n_payers, req, allow_ein, sel_seat, sel_card)
+    if count >= 0 or not payment_exists(st, cd, payers, n_payers, req, allow_ein):
+        return count
+    return search_payment(st, cd, payers, n_payers, req, allow_ein, sel_seat, sel_card)
+
+
+@njit
+def payment_exists(st, cd, payers, n_payers, req, allow_ein):
+    """Exact test. AND and single cards never compete (each icon of a discarded card counts), so
+    count them all; what is left must be matched by OR cards and Ein, one icon each, which is
+    possible exactly when Hall's condition holds for every set of skills."""
+    left = np.zeros(N_SKILLS, np.int16)
+    for k in range(N_SKILLS):
+        left[k] = req[k]
+    or_mask = np.zeros(N_CHARS * HAND + 1, np.int8)      # bit k: the OR card can give skill k
+    n_or = 0
+    for pi in range(n_payers):
+        p = payers[pi]
+        ch = st.char[p]
+        for c in range(HAND):
+            if not st.hand[p, c]:
+                continue
+            if cd.skill_is_or[ch, c]:
+                mask = 0
+                for k in range(N_SKILLS):
+                    if cd.skill_icons[ch, c, k] > 0:
+                        mask |= 1 << k
+                or_mask[n_or] = mask
+                n_or += 1
+            else:
+                for k in range(N_SKILLS):
+                    left[k] -= cd.skill_icons[ch, c, k]
+    if allow_ein and st.ein < 0:
+        or_mask[n_or] = (1 << N_SKILLS) - 1
+        n_or += 1
+    for subset in range(1, 1 << N_SKILLS):
+        need = 0
+        for k in range(N_SKILLS):
+            if subset & (1 << k) and left[k] > 0:
+                need += left[k]
+        supply = 0
+        for i in range(n_or):
+            if or_mask[i] & subset:
+                supply += 1
+        if supply < need:
+            return False
+    return True
+
+
+@njit
+def next_option(current, is_or, icons, r):
+    """The option after `current` for one candidate card: take it (an OR card as each still-needed
+    skill in turn), then skip it (-1); -3 once skipping has been tried too."""
+    if current == -1:
+        return -3
+    start = 0 if current == -2 else current + 1
+    for c in range(start, N_SKILLS + 1):
+        if is_or:
+            if c < N_SKILLS and icons[c] > 0 and r[c] > 0:
+                return c
+        elif c == N_SKILLS:
+            for k in range(N_SKILLS):
+                if icons[k] > 0 and r[k] > 0:
+                    return c
+    return -1
+
+
+@njit
+def search_payment(st, cd, payers, n_payers, req, allow_ein, sel_seat, sel_card):
+    """Depth-first search over the useful cards (take as each useful skill, or skip), pruned by the
+    icons still available; only called when a payment is known to exist."""
+    m_max = N_CHARS * HAND + 1
+    cand_seat = np.empty(m_max, np.int8)
+    cand_card = np.empty(m_max, np.int8)
+    icons = np.zeros((m_max, N_SKILLS), np.int16)
+    is_or = np.zeros(m_max, np.bool_)
+    m = 0
+    for pi in range(n_payers):
+        p = payers[pi]
+        ch = st.char[p]
+        for c in range(HAND):
+            if st.hand[p, c]:
+                useful = False
+                for k in range(N_SKILLS):
+                    icons[m, k] = cd.skill_icons[ch, c, k]
+                    if icons[m, k] > 0 and req[k] > 0:
+                        useful = True
+                if useful:
+                    cand_seat[m] = p
+                    cand_card[m] = c
+                    is_or[m] = cd.skill_is_or[ch, c]
+                    m += 1
+    if allow_ein and st.ein < 0:
+        cand_seat[m] = payers[0]
+        cand_card[m] = EIN
+        is_or[m] = True
+        for k in range(N_SKILLS):
+            icons[m, k] = 1
+        m += 1
+    # suffix[i, k]: icons of skill k still obtainable from candidates i.. (an OR card counts for each)
+    suffix = np.zeros((m + 1, N_SKILLS), np.int16)
+    for i in range(m - 1, -1, -1):
+        for k in range(N_SKILLS):
+            suffix[i, k] = suffix[i + 1, k] + icons[i, k]
+    r = np.zeros(N_SKILLS, np.int16)
+    for k in range(N_SKILLS):
+        r[k] = req[k]
+    # choice[i]: -2 untried; k < N_SKILLS took an OR card as skill k; N_SKILLS took a card whole;
+    # -1 skipped it (the last option)
+    choice = np.full(m + 1, -2, np.int16)
+    gave = np.zeros((m + 1, N_SKILLS), np.int16)
+    i = 0
+    while i >= 0:
+        done = True
+        for k in range(N_SKILLS):
+            if r[k] > 0:
+                done = False
+        if done:
+            count = 0
+            for j in range(i):
+                if choice[j] >= 0:
+                    sel_seat[count] = cand_seat[j]
+                    sel_card[count] = cand_card[j]
+                    count += 1
+            return count
+        feasible = i < m
+        for k in range(N_SKILLS):
+            if r[k] > suffix[i, k]:
+                feasible = False
+        advanced = False
+        if feasible:
+            c = next_option(choice[i], is_or[i], icons[i], r)
+            if c != -3:
+                choice[i] = c
+                for k in range(N_SKILLS):
+                    gave[i, k] = 0
+                if c == N_SKILLS:
+                    for k in range(N_SKILLS):
+                        g = icons[i, k] if icons[i, k] < r[k] else r[k]
+                        gave[i, k] = g
+                        r[k] -= g
+                elif c >= 0:
+                    gave[i, c] = 1
+                    r[c] -= 1
+                i += 1
+                advanced = True
+        if not advanced:
+            # backtrack: reset this level, undo the previous level's choice and try its next option
+            choice[i] = -2
+            i -= 1
+            if i >= 0:
+                for k in range(N_SKILLS):
+                    r[k] += gave[i, k]
+                    gave[i, k] = 0
+    return -1
+
+
+@njit
+def greedy_payment(st, cd, payers, n_payers, req, allow_ein, sel_seat, sel_card):
+    """Thrifty greedy choice: cards that fit exactly first (AND cards whose icons are all needed,
+    then single icons, then OR cards with one useful side, then OR cards assigned to the skill still
+    most needed), AND cards that waste an icon after that, Ein last; payers in the order given.
+    Returns -1 when it finds no payment (plan_payment then searches exactly)."""
     r = np.zeros(N_SKILLS, np.int16)
     total = 0
     for k in range(N_SKILLS):
@@ -1014,10 +1176,26 @@ def do_action(st, cd, w, pol, s, act, log):
     elif kind == A_REMOTE_ZIP:
         pay_ability(st, cd, s, REMOTE_CONTROL, log)
         move_zip(st, a, b, c)
+    log_row(st, log, LOG_POS, s, st.sector[s], st.place[s], st.in_zip[s], st.bebop)
 
 
 # ----------------------------------------------------------------------------------------------
 # setup, turn loop, whole games
+@njit
+def order_by(keys):
+    """Indices that sort `keys` ascending (insertion sort: tiny arrays, and far quicker to compile
+    than np.argsort)."""
+    n = keys.shape[0]
+    idx = np.empty(n, np.int64)
+    for i in range(n):
+        j = i
+        while j > 0 and keys[idx[j - 1]] > keys[i]:
+            idx[j] = idx[j - 1]
+            j -= 1
+        idx[j] = i
+    return idx
+
+
 @njit
 def setup(st, cd, ru, root_seed, game_index):
     for k in range(N_STREAMS):
@@ -1098,12 +1276,12 @@ def setup(st, cd, ru, root_seed, game_index):
     pick_key = np.empty(n_vicious_cards, np.float64)
     for i in range(n_vicious_cards):
         pick_key[i] = rand_float(st.rng[S_SETUP])
-    pick_order = np.argsort(pick_key)
+    pick_order = order_by(pick_key)
     include = np.zeros(N_EVENTS, np.bool_)
     include[:N_NORMAL_EVENTS] = True
     for i in range(ru.vicious):
         include[N_NORMAL_EVENTS + pick_order[i]] = True
-    order_e = np.argsort(pos_key)
+    order_e = order_by(pos_key)
     n = 0
     for i in range(N_EVENTS):
         e = order_e[N_EVENTS - 1 - i]

@@ -150,4 +150,4 @@ OUTCOME_DTYPE = np.dtype([
 # trace log: one int32 row per event, (code, seat, a, b, c, d); decoded by trace.py
 LOG_WIDTH = 6
 (LOG_TURN, LOG_EVENT, LOG_OPTION, LOG_ACTION, LOG_JAM, LOG_CONTACT, LOG_RESULT, LOG_ABILITY,
- LOG_LEAD, LOG_ESCAPE, LOG_END, LOG_BUY, LOG_RES) = range(13)
+ LOG_LEAD, LOG_ESCAPE, LOG_END, LOG_BUY, LOG_RES, LOG_POS) = range(14)

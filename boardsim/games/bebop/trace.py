@@ -8,7 +8,7 @@ from .state_nb import (
     A_CHASE, A_EFFICIENT_PILOT, A_ENTER_ZIP, A_EXIT_ZIP, A_FLY_BEBOP, A_INTERACT, A_KEEN_EYE,
     A_LEAN_TIMES, A_MOVE, A_NET_DIVE, A_PASS, A_REMOTE_BEBOP, A_REMOTE_ZIP, A_REST, A_SESSION,
     A_ZIP_FLY, BEBOP, LOG_ABILITY, LOG_ACTION, LOG_BUY, LOG_CONTACT, LOG_END, LOG_ESCAPE, LOG_EVENT,
-    LOG_JAM, LOG_LEAD, LOG_OPTION, LOG_RES, LOG_RESULT, LOG_TURN, OUTCOME_NAMES,
+    LOG_JAM, LOG_LEAD, LOG_OPTION, LOG_POS, LOG_RES, LOG_RESULT, LOG_TURN, OUTCOME_NAMES,
 )
 from .vocab import CHARACTERS, LOCATIONS, RESOURCES, SECTORS, SKILLS, TOP_LINES
 
@@ -32,6 +32,7 @@ def describe_game(log: np.ndarray, cards, rules) -> list[str]:
     lines: list[str] = []
     last_event = -1
     last_contact = -1
+    action_line = 0
 
     def who(seat: int) -> str:
         return team[seat].capitalize() if 0 <= seat < len(team) else "?"
@@ -43,7 +44,6 @@ def describe_game(log: np.ndarray, cards, rules) -> list[str]:
             return LOCATIONS[v]
         return cards.terrain_names[v]
 
-    # where each seat stands, replayed from the actions so moves can be shown with their destination
     for code, seat, a, b, c, d in log.tolist():
         if code == LOG_TURN:
             lines.append(f"-- turn {a}: {who(seat)}")
@@ -65,7 +65,12 @@ def describe_game(log: np.ndarray, cards, rules) -> list[str]:
             last_contact = a
             lines.append(f"    contact{' (second, Well-Connected)' if b else ''}: {cards.contact_names[a]}")
         elif code == LOG_ACTION:
+            action_line = len(lines)
             lines.append("  " + _action(who(seat), a, b, c, d, team, cards))
+        elif code == LOG_POS:
+            # where the actor stands after the action, appended to the action's own line
+            where = f"aboard the Bebop at {_SECTOR_TITLES[SECTORS[d]]}" if b == BEBOP else _place(a, b)
+            lines[action_line] += f"  [{where}{', in zip craft' if c else ''}]"
         elif code == LOG_JAM:
             if cards.event_vicious[a]:
                 lines.append(f"    jam: {cards.event_names[a]} (VICIOUS: {_effects(cards.event_effects[a, 0])})")
