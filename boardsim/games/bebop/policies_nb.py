@@ -58,6 +58,7 @@ WEIGHTS = (
     ("rest_hand", 5.16, "rest when the hand is at or below this and nothing better is on"),
     ("feral_food", 5.7, "Ed uses Feral Child when Food is at or below this"),
     ("spare_hand", 2.21, "hand size needed to spend a card on a minor ability"),
+    ("lead_hunger", 0.0, "Contacts score (1 + lead_hunger * empty lead spaces / 6) times more"),
     ("return_aboard", 0.0, "above 0.5: a seat spends its last action going back aboard the Bebop"),
     ("strand_ok", 0.0, "above 0.5: the Bebop may fly off while a teammate is ashore in its sector"),
 )
@@ -66,7 +67,7 @@ DEFAULT_WEIGHTS = np.array([value for _, value, _ in WEIGHTS], dtype=np.float64)
 (W_FOOD_LOW, W_FOOD_TARGET, W_FUEL_LOW, W_FUEL_TARGET, W_WOOLONG_RESERVE, W_VALUE_FOOD, W_VALUE_FUEL,
  W_VALUE_WOOLONG, W_SCARCITY, W_VALUE_CARD, W_VALUE_LEAD, W_VALUE_BOUNTY_MOVE, W_VALUE_ACTION,
  W_SESSION, W_HELP, W_CHASE, W_CONTACT, W_SHOP, W_BAR, W_RESCUE, W_DISTANCE, W_FUEL_COST, W_JAM_MARGIN,
- W_REST_HAND, W_FERAL_FOOD, W_SPARE_HAND, W_RETURN_ABOARD, W_STRAND_OK) = range(len(WEIGHTS))
+ W_REST_HAND, W_FERAL_FOOD, W_SPARE_HAND, W_LEAD_HUNGER, W_RETURN_ABOARD, W_STRAND_OK) = range(len(WEIGHTS))
 
 UNREACHABLE = 99
 
@@ -161,28 +162,12 @@ def lead_value(st, cd, t, v):
 @njit
 def located_place(st, cd, slot, out):
     """(sector, location) where the held leads locate track bounty `slot`, if they do."""
-    b = st.track_bounty[slot]
-    if b < 0:
+    slots = np.empty(3, np.int8)
+    if not R.locating_leads(st, cd, slot, -1, -1, slots):
         return False
-    lt = cd.bounty_lead[b, 0]
-    lv = cd.bounty_lead[b, 1]
-    for i in range(2):
-        sec = st.leads[0, i]
-        if sec < 0:
-            continue
-        for j in range(2):
-            loc = st.leads[1, j]
-            if loc < 0:
-                continue
-            for k in range(2):
-                tv = st.leads[2, k]
-                if tv < 0 or (tv != cd.terrain[sec, loc, 0] and tv != cd.terrain[sec, loc, 1]):
-                    continue
-                if (lt == 0 and lv == sec) or (lt == 1 and lv == loc) or (lt == 2 and lv == tv):
-                    out[0] = sec
-                    out[1] = loc
-                    return True
-    return False
+    out[0] = st.leads[0, slots[0]]
+    out[1] = st.leads[1, slots[1]]
+    return True
 
 
 @njit
@@ -509,7 +494,8 @@ def heuristic_action(st, cd, w, s, act):
                         continue
                     # leads are the road to bounty money: worth more the less Food and money the crew has
                     shortfall = w[W_FOOD_TARGET] - food - st.res[WOOLONGS]
-                    score = w[W_CONTACT] * (0.3 if any_located else 1.0) * (1.0 + max(0.0, shortfall) / 4.0)
+                    score = (w[W_CONTACT] * (0.3 if any_located else 1.0) * (1.0 + max(0.0, shortfall) / 4.0)
+                             * (1.0 + w[W_LEAD_HUNGER] * (6 - R.lead_count(st)) / 6.0))
                 elif kind == 4:
                     if la != SHOP and la != SPACEPORT:
                         continue

@@ -933,20 +933,22 @@ def do_session(st, cd, w, pol, s, log):
 
 
 @njit
-def chase_leads(st, cd, s, slot, out):
-    """Lead slots (sector, location, terrain) that locate track bounty `slot` at s's location."""
+def locating_leads(st, cd, slot, sector, place, out):
+    """Held lead slots (sector, location, terrain) that name one real place and include the
+    "last seen" lead of track bounty `slot`; `sector`/`place` pin that place (-1: any).
+    Writes the three slots to `out` and returns True when there is such a set."""
     b = st.track_bounty[slot]
-    if b < 0 or st.place[s] >= BEBOP:
+    if b < 0:
         return False
-    sec = st.sector[s]
-    loc = st.place[s]
     lt = cd.bounty_lead[b, 0]
     lv = cd.bounty_lead[b, 1]
     for i in range(2):
-        if st.leads[0, i] != sec:
+        sec = st.leads[0, i]
+        if sec < 0 or (sector >= 0 and sec != sector):
             continue
         for j in range(2):
-            if st.leads[1, j] != loc:
+            loc = st.leads[1, j]
+            if loc < 0 or (place >= 0 and loc != place):
                 continue
             for k in range(2):
                 tv = st.leads[2, k]
@@ -958,6 +960,14 @@ def chase_leads(st, cd, s, slot, out):
                     out[2] = k
                     return True
     return False
+
+
+@njit
+def chase_leads(st, cd, s, slot, out):
+    """Lead slots (sector, location, terrain) that locate track bounty `slot` at s's location."""
+    if st.place[s] >= BEBOP:
+        return False
+    return locating_leads(st, cd, slot, st.sector[s], st.place[s], out)
 
 
 @njit
