@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
+import time
 from pathlib import Path
 
 import numba
@@ -26,6 +28,17 @@ def kernel_source_hash() -> str:
         digest.update(path.relative_to(_PACKAGE).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
+
+
+def _prune_old_versions(current: Path, keep: int = 4, idle_seconds: float = 86_400) -> None:
+    """Each kernel edit gets a fresh ~20 MB cache directory; drop old versions that nobody has
+    used for a day, keeping the few most recent (a cache is only ever a saving, never needed)."""
+    os.utime(current)
+    others = sorted((p for p in current.parent.glob("boardsim-*") if p.is_dir() and p != current),
+                    key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in others[keep:]:
+        if time.time() - old.stat().st_mtime > idle_seconds:
+            shutil.rmtree(old, ignore_errors=True)
 
 
 CACHE_ENABLED = os.environ.get("BOARDSIM_JIT_CACHE", "1") != "0"
@@ -45,6 +58,7 @@ if CACHE_ENABLED:
         ) from None
     # The cache locator reads this when each @njit(cache=True) function is decorated.
     numba.config.CACHE_DIR = str(CACHE_DIR)
+    _prune_old_versions(CACHE_DIR)
 else:
     CACHE_DIR = None
 

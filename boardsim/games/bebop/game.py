@@ -1,6 +1,7 @@
 """Cowboy Bebop: Boardgame Boogie: parameters, presets, and the bridge from Python to the kernels."""
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 import tomllib
@@ -67,7 +68,7 @@ def cards_record(cards) -> np.ndarray:
 def rules_record(rules: dict[str, Any]) -> np.ndarray:
     from .state_nb import RULES_DTYPE
 
-    rec = np.zeros(1, dtype=RULES_DTYPE)[0:1]
+    rec = np.zeros(1, dtype=RULES_DTYPE)
     team = rules["characters"]
     rec["n_seats"] = len(team)
     for seat, name in enumerate(team):
@@ -147,7 +148,7 @@ def provenance(rules, n, seed, policy, weights, card_set, threads, seconds) -> d
     from .policies_nb import WEIGHT_NAMES
 
     rules_plain = {k: (",".join(v) if isinstance(v, tuple) else v) for k, v in rules.items()}
-    rules_hash = __import__("hashlib").sha256(
+    rules_hash = hashlib.sha256(
         json.dumps([rules_plain, card_set.data_hash, GAME_VERSION], sort_keys=True).encode()).hexdigest()[:16]
     return {
         "game": "bebop",
