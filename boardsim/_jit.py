@@ -63,6 +63,11 @@ else:
     CACHE_DIR = None
 
 
+def cache_is_warm() -> bool:
+    """Whether compiled kernels for this source version are already on disk."""
+    return CACHE_DIR is not None and any(CACHE_DIR.rglob("*.nbi"))
+
+
 def njit(*args, **kwargs):
     """numba.njit with the project's cache setting."""
     kwargs.setdefault("cache", CACHE_ENABLED)

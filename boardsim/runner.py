@@ -59,6 +59,11 @@ def run_batch(
                    kernel_view(out[start:stop]))
         return stop - start
 
+    if n == 0:
+        # no games: still call the kernel once, which compiles it (or loads it from the cache)
+        kernel(*args, np.uint64(seed), np.int64(first_index), kernel_view(np.zeros(1, dtype=state_dtype)),
+               no_log, kernel_view(out))
+        return out
     starts = range(0, n, chunk)
     if threads == 1:
         for start in starts:

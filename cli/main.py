@@ -144,6 +144,7 @@ def games(names: tuple[str, ...]) -> None:
 def simulate(game, preset, characters, params, policy, cards, n, seed, threads, output, progress) -> None:
     """Simulate N games of GAME and summarise the outcomes."""
     spec = boardsim.get_game(game)
+    _say_if_compiling()
     bar = None
     callback = None
     if progress and n >= PROGRESS_MIN_GAMES:
@@ -168,6 +169,15 @@ def simulate(game, preset, characters, params, policy, cards, n, seed, threads, 
         click.echo(f"\nwrote {len(df)} rows to {path} (provenance: parquet metadata key '{METADATA_KEY.decode()}')")
 
 
+def _say_if_compiling() -> None:
+    """A cold first run compiles for minutes before the first game: say so instead of looking stuck."""
+    from boardsim._jit import cache_is_warm
+
+    if not cache_is_warm():
+        click.echo("compiling the game kernels for this version of boardsim (about 3 minutes on a "
+                   "2-core machine; later runs load them from the cache) ...", err=True)
+
+
 # ------------------------------------------------------------------------------------- trace
 
 
@@ -180,6 +190,7 @@ def simulate(game, preset, characters, params, policy, cards, n, seed, threads, 
 @rule_options
 def trace(game, seed, game_index, preset, characters, params, policy, cards) -> None:
     """Play one game turn by turn: the same game simulate plays as row GAME_INDEX of SEED."""
+    _say_if_compiling()
     lines = boardsim.trace(
         game, seed=seed, game_index=game_index, preset=preset, params=dict(params),
         characters=characters, policy=policy, cards=cards,
