@@ -111,7 +111,7 @@ def test_event_top_line_bounties_move():
     stack_events(st, [e])
     before = track(st)
     st["track_pos"][:] = (3, 2, 6)
-    log = event_phase(state, cards)         # no leads held: the Combat option is forced
+    event_phase(state, cards)         # no leads held: the Combat option is forced
     assert track(st) == [(before[0][0], 2), (before[1][0], 1), (before[2][0], 5)]
     assert res(st) == [5, 5, 5]
     assert tableau_of(st, SPIKE_SEAT) == [skill_card(st, SPIKE_SEAT, "combat+combat")]
@@ -367,7 +367,6 @@ def test_move_to_the_bebop_only_where_it_is_docked():
 
 def test_no_move_or_fly_bebop_while_in_a_zip_craft():
     state, cards, rules = new_state()
-    st = state[0]
     do_action(state, cards, SPIKE_SEAT, S.A_ENTER_ZIP)
     kinds = legal_kinds(state, cards, SPIKE_SEAT)
     assert S.A_MOVE not in kinds and S.A_FLY_BEBOP not in kinds and S.A_ENTER_ZIP not in kinds

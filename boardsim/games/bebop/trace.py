@@ -10,7 +10,7 @@ from .state_nb import (
     A_ZIP_FLY, BEBOP, LOG_ABILITY, LOG_ACTION, LOG_BUY, LOG_CONTACT, LOG_END, LOG_ESCAPE, LOG_EVENT,
     LOG_JAM, LOG_LEAD, LOG_OPTION, LOG_POS, LOG_RES, LOG_RESULT, LOG_TURN, OUTCOME_NAMES,
 )
-from .vocab import CHARACTERS, LOCATIONS, RESOURCES, SECTORS, SKILLS, TOP_LINES
+from .vocab import LOCATIONS, RESOURCES, SECTORS, SKILLS, TOP_LINES
 
 _SECTOR_TITLES = {"venus": "Venus", "earth": "Earth", "mars": "Mars", "belt": "The Belt", "jovian": "Jovian"}
 
