@@ -30,14 +30,16 @@ def kernel_source_hash() -> str:
     return digest.hexdigest()[:12]
 
 
-def _prune_old_versions(current: Path, keep: int = 4, idle_seconds: float = 86_400) -> None:
+def _prune_old_versions(current: Path, keep: int = 4, idle_seconds: float = 86_400,
+                        now: float | None = None) -> None:
     """Each kernel edit gets a fresh ~20 MB cache directory; drop old versions that nobody has
     used for a day, keeping the few most recent (a cache is only ever a saving, never needed)."""
-    os.utime(current)
+    now = time.time() if now is None else now
+    os.utime(current, (now, now))
     others = sorted((p for p in current.parent.glob("boardsim-*") if p.is_dir() and p != current),
                     key=lambda p: p.stat().st_mtime, reverse=True)
     for old in others[keep:]:
-        if time.time() - old.stat().st_mtime > idle_seconds:
+        if now - old.stat().st_mtime > idle_seconds:
             shutil.rmtree(old, ignore_errors=True)
 
 

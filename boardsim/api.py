@@ -9,11 +9,17 @@ from .errors import ParamError
 from .registry import get_game
 
 
-def _rules(game, preset, params, characters) -> dict[str, Any]:
+def _checked(game, preset, params, characters, seed, policy) -> dict[str, Any]:
+    """Validate what simulate and trace share; return the resolved rules."""
     merged = dict(params or {})
     if characters is not None:
         merged["characters"] = characters
-    return game.resolve(preset, merged)
+    rules = game.resolve(preset, merged)
+    if not 0 <= int(seed) < 2**63:
+        raise ParamError(f"seed: {seed}; allowed: an integer 0..2**63-1")
+    if policy.split(":")[0] not in game.policies:
+        raise ParamError(f"policy '{policy}' unknown for {game.name}; allowed: {', '.join(game.policies)}")
+    return rules
 
 
 def simulate(
@@ -37,15 +43,11 @@ def simulate(
     `attrs["provenance"]` records seed, rules, policy, card-data hash and versions.
     """
     spec = get_game(game)
-    rules = _rules(spec, preset, params, characters)
+    rules = _checked(spec, preset, params, characters, seed, policy)
     if int(n) < 1:
         raise ParamError(f"n: {n} games requested; allowed: an integer >= 1")
-    if not 0 <= int(seed) < 2**63:
-        raise ParamError(f"seed: {seed}; allowed: an integer 0..2**63-1")
     if threads is not None and int(threads) < 1:
         raise ParamError(f"threads: {threads}; allowed: an integer >= 1")
-    if policy.split(":")[0] not in spec.policies:
-        raise ParamError(f"policy '{policy}' unknown for {spec.name}; allowed: {', '.join(spec.policies)}")
     return spec.simulate(rules=rules, n=int(n), seed=int(seed), policy=policy, cards=cards,
                          threads=threads, progress=progress)
 
@@ -65,11 +67,7 @@ def trace(
     The traced game is the very game that `simulate(..., seed=seed)` plays as row `game_index`.
     """
     spec = get_game(game)
-    rules = _rules(spec, preset, params, characters)
-    if not 0 <= int(seed) < 2**63:
-        raise ParamError(f"seed: {seed}; allowed: an integer 0..2**63-1")
+    rules = _checked(spec, preset, params, characters, seed, policy)
     if int(game_index) < 0:
         raise ParamError(f"game_index: {game_index}; allowed: an integer >= 0")
-    if policy.split(":")[0] not in spec.policies:
-        raise ParamError(f"policy '{policy}' unknown for {spec.name}; allowed: {', '.join(spec.policies)}")
     return spec.trace(rules=rules, seed=int(seed), game_index=int(game_index), policy=policy, cards=cards)
