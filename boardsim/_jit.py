@@ -22,9 +22,12 @@ from .errors import BoardsimError
 _PACKAGE = Path(__file__).resolve().parent
 
 
-def kernel_source_hash() -> str:
+def kernel_source_hash(folder: Path | None = None) -> str:
+    """Hash of the kernel sources: every `*_nb.py` under `folder` (default: the whole package)
+    plus rng.py. A game's own folder gives that game's code version for the result store."""
     digest = hashlib.sha256()
-    for path in sorted(_PACKAGE.rglob("*_nb.py")) + [_PACKAGE / "rng.py"]:
+    root = _PACKAGE if folder is None else Path(folder).resolve()
+    for path in sorted(root.rglob("*_nb.py")) + [_PACKAGE / "rng.py"]:
         digest.update(path.relative_to(_PACKAGE).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]

@@ -6,8 +6,12 @@ the same one-line error wherever it comes from.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
+
+import numpy as np
 
 from .errors import ParamError
 
@@ -68,13 +72,45 @@ class ParamSpec:
 
 
 @dataclass(frozen=True)
+class Batch:
+    """One grid point made ready to play: everything a worker needs, with no file paths.
+
+    `kernel` names the game's batch kernel as "module:function"; it is called as
+    kernel(*args, root_seed, first_index, state, log, out) and fills `out` (one `out_dtype` row
+    per game). Only numpy values travel, so a Batch pickles to a Dask worker on another machine.
+
+    `identity` is everything that decides the numbers (game and code version, rules, policy and
+    weights, card-data hash); the result store keys results by its hash, so results of changed
+    cards or rules are never mixed with old ones. `provenance` adds what is shown but does not
+    change a number (package version, whether cards are reconstructed).
+    """
+
+    kernel: str
+    args: tuple
+    state_dtype: np.dtype
+    out_dtype: np.dtype
+    identity: dict[str, Any]
+    provenance: dict[str, Any]
+
+    @property
+    def key(self) -> str:
+        return identity_key(self.identity)
+
+
+def identity_key(identity: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(identity, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything the shared machinery needs to know about one game.
 
     The callables are the game's own: `simulate(rules, n, seed, policy, cards, threads, progress)`
     returns a DataFrame; `trace(rules, seed, game_index, policy, cards)` returns readable lines;
     `load_cards(dir)` returns the game's card set (with `.data_hash`), `validate_cards(dir)` a list
-    of one-line problems.
+    of one-line problems; `prepare(rules, policy, cards)` returns a `Batch` and
+    `frame(rows, seed, first_index)` turns its outcome rows into the game's result DataFrame (with
+    at least `seed`, `game_index`, `outcome`, `win` and `turns`). Sweeps use only the last two.
     """
 
     name: str
@@ -89,6 +125,8 @@ class GameSpec:
     trace: Callable[..., Any] = field(repr=False)
     load_cards: Callable[..., Any] = field(repr=False)
     validate_cards: Callable[..., Any] = field(repr=False)
+    prepare: Callable[..., Batch] = field(repr=False)
+    frame: Callable[..., Any] = field(repr=False)
 
     def param(self, name: str) -> ParamSpec:
         for spec in self.params:

@@ -14,7 +14,7 @@ import boardsim
 from boardsim import registry
 from boardsim.errors import BoardsimError
 
-from .output import METADATA_KEY, write_parquet
+from boardsim.store import METADATA_KEY, write_parquet
 from .params import ASSIGNMENT
 from .summary import summary_lines
 
@@ -144,7 +144,7 @@ def games(names: tuple[str, ...]) -> None:
 def simulate(game, preset, characters, params, policy, cards, n, seed, threads, output, progress) -> None:
     """Simulate N games of GAME and summarise the outcomes."""
     spec = boardsim.get_game(game)
-    _say_if_compiling()
+    say_if_compiling()
     bar = None
     callback = None
     if progress and n >= PROGRESS_MIN_GAMES:
@@ -169,7 +169,7 @@ def simulate(game, preset, characters, params, policy, cards, n, seed, threads, 
         click.echo(f"\nwrote {len(df)} rows to {path} (provenance: parquet metadata key '{METADATA_KEY.decode()}')")
 
 
-def _say_if_compiling() -> None:
+def say_if_compiling() -> None:
     """A cold first run compiles for minutes before the first game: say so instead of looking stuck."""
     from boardsim._jit import cache_is_warm
 
@@ -190,7 +190,7 @@ def _say_if_compiling() -> None:
 @rule_options
 def trace(game, seed, game_index, preset, characters, params, policy, cards) -> None:
     """Play one game turn by turn: the same game simulate plays as row GAME_INDEX of SEED."""
-    _say_if_compiling()
+    say_if_compiling()
     lines = boardsim.trace(
         game, seed=seed, game_index=game_index, preset=preset, params=dict(params),
         characters=characters, policy=policy, cards=cards,
@@ -226,6 +226,13 @@ def validate(directory: str, game: str) -> None:
     if digest is not None:
         details.append(f"cards hash {digest}")
     click.echo(f"{directory}: valid ({', '.join(details)})")
+
+
+from . import batch  # noqa: E402  (the batch commands import helpers from this module)
+
+cli.add_command(batch.sweep)
+cli.add_command(batch.summarize)
+cli.add_command(batch.plan)
 
 
 if __name__ == "__main__":  # pragma: no cover - `python -m boardsim.cli.main`

@@ -19,7 +19,7 @@ import pytest
 import boardsim
 from boardsim import registry
 from boardsim.errors import CardDataError
-from boardsim.spec import GameSpec, ParamSpec
+from boardsim.spec import Batch, GameSpec, ParamSpec
 
 COIN_PLAYERS = ("alice", "bob", "carol")
 DEFAULT_CARDS_HASH = "coin-default-cards-0001"
@@ -125,6 +125,42 @@ def coin_trace(rules, seed, game_index, policy, cards):
     return lines
 
 
+COIN_OUTCOMES = ("win", "bust", "turn_cap")
+COIN_OUT_DTYPE = np.dtype([("outcome", np.int8), ("turns", np.int16), ("heads", np.int16)])
+
+
+def coin_kernel(bias, flips, team_size, seed, first, state, log, out):
+    """The batch-kernel calling convention of a real game, in numpy: games first .. first+len(out)-1."""
+    u = _flips(int(seed), int(first) + len(out), int(flips))[int(first):]
+    outcome, turns, heads, _ = _play(u, int(bias), ("x",) * int(team_size))
+    out["outcome"] = [COIN_OUTCOMES.index(o) for o in outcome]
+    out["turns"] = turns
+    out["heads"] = heads
+
+
+def coin_prepare(rules, policy, cards):
+    card_set = coin_load_cards(cards)
+    identity = {"game": "coin", "game_version": "1", "code_hash": "coin-code",
+                "rules": {k: (",".join(v) if isinstance(v, tuple) else v) for k, v in rules.items()},
+                "policy": policy, "weights": {}, "cards_hash": card_set.data_hash}
+    provenance = {"policy": policy, "package_version": boardsim.__version__,
+                  "cards_reconstructed": card_set.reconstructed}
+    args = (np.int64(rules["bias"]), np.int64(rules["flips"]), np.int64(len(rules["characters"])))
+    return Batch("conftest:coin_kernel", args, np.dtype([("x", np.int8)]), COIN_OUT_DTYPE, identity, provenance)
+
+
+def coin_frame(rows, seed, first_index):
+    outcome = np.array(COIN_OUTCOMES)[rows["outcome"]]
+    return pd.DataFrame({
+        "seed": np.full(len(rows), seed, dtype=np.int64),
+        "game_index": np.arange(first_index, first_index + len(rows), dtype=np.int64),
+        "outcome": outcome.astype(str),
+        "win": outcome == "win",
+        "turns": rows["turns"],
+        "heads": rows["heads"],
+    })
+
+
 COIN = GameSpec(
     name="coin",
     title="Coin Streaks",
@@ -147,6 +183,8 @@ COIN = GameSpec(
     trace=coin_trace,
     load_cards=coin_load_cards,
     validate_cards=coin_validate_cards,
+    prepare=coin_prepare,
+    frame=coin_frame,
 )
 
 

@@ -15,11 +15,11 @@ import boardsim
 
 try:
     from boardsim.cli.main import cli
-    from boardsim.cli.output import read_parquet
+    from boardsim.store import read_parquet
     from boardsim.cli.params import ASSIGNMENT
 except ImportError:  # running from a checkout that is not installed
     from cli.main import cli
-    from cli.output import read_parquet
+    from boardsim.store import read_parquet
     from cli.params import ASSIGNMENT
 
 pytestmark = pytest.mark.usefixtures("coin_game")

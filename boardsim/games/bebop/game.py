@@ -13,8 +13,9 @@ import numpy as np
 import pandas as pd
 
 import boardsim
+from boardsim._jit import kernel_source_hash
 from boardsim.errors import ParamError
-from boardsim.spec import GameSpec, ParamSpec
+from boardsim.spec import Batch, GameSpec, ParamSpec
 
 from . import cards as cards_mod
 from .vocab import CHARACTERS
@@ -109,10 +110,34 @@ def policy_weights(policy: str) -> tuple[int, np.ndarray, str]:
     return POLICY_IDS[name], weights, described
 
 
-def _kernel():
-    from .batch_nb import play_games
+KERNEL = "boardsim.games.bebop.batch_nb:play_games"
+CODE_HASH = kernel_source_hash(Path(__file__).parent)
 
-    return play_games
+
+def prepare(rules: dict[str, Any], policy: str, cards: str | None) -> Batch:
+    """The kernel arguments and the identity of one rule setting + policy + card set."""
+    from .policies_nb import WEIGHT_NAMES
+    from .state_nb import OUTCOME_DTYPE, STATE_DTYPE
+
+    card_set = load_cards(cards)
+    pol, weights, described = policy_weights(policy)
+    rules_plain = {k: (",".join(v) if isinstance(v, tuple) else v) for k, v in rules.items()}
+    identity = {
+        "game": "bebop",
+        "game_version": GAME_VERSION,
+        "code_hash": CODE_HASH,
+        "rules": rules_plain,
+        "policy": described.split(":")[0],
+        "weights": dict(zip(WEIGHT_NAMES, map(float, weights))) if described.startswith("heuristic") else {},
+        "cards_hash": card_set.data_hash,
+    }
+    provenance = {
+        "policy": described,
+        "package_version": boardsim.__version__,
+        "cards_reconstructed": any(len(v) > 0 for v in card_set.reconstructed.values()),
+    }
+    args = (cards_record(card_set), rules_record(rules), weights, np.int64(pol))
+    return Batch(KERNEL, args, STATE_DTYPE, OUTCOME_DTYPE, identity, provenance)
 
 
 def outcome_frame(rows: np.ndarray, seed: int, first_index: int) -> pd.DataFrame:
@@ -128,42 +153,39 @@ def outcome_frame(rows: np.ndarray, seed: int, first_index: int) -> pd.DataFrame
 
 def simulate(rules: dict[str, Any], n: int, seed: int, policy: str, cards: str | None,
              threads: int | None, progress: Callable[[int], None] | None, first_index: int = 0) -> pd.DataFrame:
-    from boardsim.runner import run_batch
+    from boardsim.runner import resolve_kernel, run_batch
 
-    from .state_nb import OUTCOME_DTYPE, STATE_DTYPE
-
-    card_set = load_cards(cards)
-    pol, weights, described = policy_weights(policy)
-    args = (cards_record(card_set), rules_record(rules), weights, np.int64(pol))
+    batch = prepare(rules, policy, cards)
+    kernel = resolve_kernel(batch.kernel)
     # compile (or load from the cache) before the clock starts, so `seconds` times games only
-    run_batch(_kernel(), args, STATE_DTYPE, OUTCOME_DTYPE, 0, seed, threads=1)
+    run_batch(kernel, batch.args, batch.state_dtype, batch.out_dtype, 0, seed, threads=1)
     started = time.perf_counter()
-    rows = run_batch(_kernel(), args, STATE_DTYPE, OUTCOME_DTYPE, n, seed, first_index=first_index,
-                     threads=threads, progress=progress)
+    rows = run_batch(kernel, batch.args, batch.state_dtype, batch.out_dtype, n, seed,
+                     first_index=first_index, threads=threads, progress=progress)
     df = outcome_frame(rows, seed, first_index)
-    df.attrs["provenance"] = provenance(rules, n, seed, described, weights, card_set, threads,
-                                        time.perf_counter() - started)
+    df.attrs["provenance"] = provenance(batch, n, seed, threads, time.perf_counter() - started)
     return df
 
 
-def provenance(rules, n, seed, policy, weights, card_set, threads, seconds) -> dict[str, Any]:
-    from .policies_nb import WEIGHT_NAMES
-
-    rules_plain = {k: (",".join(v) if isinstance(v, tuple) else v) for k, v in rules.items()}
-    rules_hash = hashlib.sha256(
-        json.dumps([rules_plain, card_set.data_hash, GAME_VERSION], sort_keys=True).encode()).hexdigest()[:16]
+def provenance(batch: Batch, n: int, seed: int, threads: int | None, seconds: float) -> dict[str, Any]:
+    ident = batch.identity
+    # rules_hash: rules + card data + game and code version, i.e. the result store's key minus the policy
+    rules_hash = hashlib.sha256(json.dumps(
+        [ident["rules"], ident["cards_hash"], ident["game_version"], ident["code_hash"]],
+        sort_keys=True).encode()).hexdigest()[:16]
     return {
         "game": "bebop",
         "game_version": GAME_VERSION,
+        "code_hash": ident["code_hash"],
         "package_version": boardsim.__version__,
         "seed": seed,
         "n": n,
-        "policy": policy,
-        "weights": dict(zip(WEIGHT_NAMES, map(float, weights))) if policy.startswith("heuristic") else {},
-        "rules": rules_plain,
+        "policy": batch.provenance["policy"],
+        "weights": ident["weights"],
+        "rules": ident["rules"],
         "rules_hash": rules_hash,
-        "cards_hash": card_set.data_hash,
-        "cards_reconstructed": any(len(v) > 0 for v in card_set.reconstructed.values()),
+        "cards_hash": ident["cards_hash"],
+        "cards_reconstructed": batch.provenance["cards_reconstructed"],
         "threads": threads,
         "seconds": round(seconds, 3),
     }
@@ -212,4 +234,6 @@ GAME = GameSpec(
     trace=trace,
     load_cards=load_cards,
     validate_cards=cards_mod.validate_dir,
+    prepare=prepare,
+    frame=outcome_frame,
 )
