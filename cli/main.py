@@ -36,6 +36,9 @@ class BoardsimGroup(click.Group):
             return super().invoke(ctx)
         except BoardsimError as exc:
             raise UserError(str(exc)) from None
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            ctx.exit(130)
 
 
 @click.group(cls=BoardsimGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -19,7 +19,7 @@ from boardsim import stats
 from boardsim.games.bebop import game as G
 from boardsim.games.bebop.cards import DATA_DIR
 from boardsim.games.bebop.state_nb import N_NORMAL_EVENTS, OUTCOME_DTYPE, STATE_DTYPE
-from boardsim.runner import run_batch
+from boardsim.runner import resolve_kernel, run_batch
 
 try:
     from boardsim.cli.main import cli
@@ -91,10 +91,9 @@ def test_same_seed_same_frame_whatever_the_threads():
 @pytest.mark.parametrize("policy", ["random", "heuristic"])
 def test_same_rows_whatever_the_chunk_size(policy):
     rules = G.GAME.resolve("boogie", {"characters": "jet,faye,ed"})
-    pol, weights, _ = G.policy_weights(policy)
-    args = (G.cards_record(G.load_cards()), G.rules_record(rules), weights, np.int64(pol))
-    kernel = G._kernel()
-    runs = [run_batch(kernel, args, STATE_DTYPE, OUTCOME_DTYPE, 250, 9, threads=t, chunk=c)
+    batch = G.prepare(rules, policy, None)
+    kernel = resolve_kernel(batch.kernel)
+    runs = [run_batch(kernel, batch.args, STATE_DTYPE, OUTCOME_DTYPE, 250, 9, threads=t, chunk=c)
             for t, c in ((1, None), (1, 1), (1, 7), (2, 13), (2, 250))]
     for rows in runs[1:]:
         assert np.array_equal(rows, runs[0])

@@ -48,3 +48,25 @@ def test_default_card_data_is_valid(name):
     game = boardsim.get_game(name)
     assert game.validate_cards(None) == []          # None means the shipped data
     assert len(game.load_cards().data_hash) >= 8
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_batches_are_picklable_and_chunks_add_up(name):
+    """What sweeps rely on: a Batch travels to a worker, and a game's rows do not depend on its chunk."""
+    import pickle
+
+    import pandas as pd
+
+    from boardsim.runner import play_chunk
+
+    game = boardsim.get_game(name)
+    batch = pickle.loads(pickle.dumps(game.prepare(game.resolve(), "random", None)))
+    assert batch.key == game.prepare(game.resolve(), "random", None).key
+    assert {"game", "game_version", "code_hash", "rules", "policy", "cards_hash"} <= set(batch.identity)
+    whole = game.frame(play_chunk(batch, 3, 0, 40), 3, 0)
+    parts = pd.concat([game.frame(play_chunk(batch, 3, 0, 15), 3, 0),
+                       game.frame(play_chunk(batch, 3, 15, 25), 3, 15)], ignore_index=True)
+    pd.testing.assert_frame_equal(whole, parts)
+    simulated = boardsim.simulate(name, n=40, seed=3, policy="random")
+    assert whole["win"].tolist() == simulated["win"].tolist()
+    assert whole["turns"].tolist() == simulated["turns"].tolist()

@@ -42,10 +42,10 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def warm_batch_kernel(bebop_kernels):  # noqa: F811
+def warm_batch_kernel(bebop_kernels, tmp_path_factory):  # noqa: F811
     """The batch kernel in the on-disk cache before any worker process starts (a worker that had
-    to compile it would take minutes)."""
-    boardsim.simulate("bebop", n=2, seed=0, policy="heuristic", threads=1)
+    to compile it would take minutes), through the very call a worker makes (runner.play_chunk)."""
+    boardsim.sweep("bebop", GRID, n=1, seed=0, workers=1, store=tmp_path_factory.mktemp("warm"))
 
 
 pytestmark = pytest.mark.usefixtures("warm_batch_kernel")
@@ -147,7 +147,9 @@ def cluster(tmp_path):
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
     dask = [sys.executable, "-m", "dask"]  # the `dask` command of this environment
-    procs = {"scheduler": _start([*dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+    procs = {"scheduler": _start([*dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard",
+                                  # the scheduler's HTTP endpoints still listen (on :8787 by default)
+                                  "--dashboard-address", "127.0.0.1:0"],
                                  logs / "scheduler.log", env)}
     try:
         for i in (1, 2):
@@ -157,14 +159,15 @@ def cluster(tmp_path):
                 logs / f"worker{i}.log", env)
         with distributed.Client(address, timeout="60s") as client:
             client.wait_for_workers(2, timeout=60)
-        yield address, procs, logs
+            yield address, procs, logs, client
     finally:
         for proc in reversed(list(procs.values())):
             _stop(proc)
 
 
 def test_cli_sweep_on_a_scheduler_survives_a_killed_worker(tmp_path, cluster):
-    address, procs, logs = cluster
+    address, procs, logs, client = cluster
+    names = {info["name"]: addr for addr, info in client.scheduler_info()["workers"].items()}
     store = tmp_path / "store"
     chunks_total = 2 * KILL_N // CHUNK
     args = ["sweep", "bebop", "--grid", GRID[0], "-n", str(KILL_N), "--seed", "3", "--chunk", str(CHUNK),
@@ -178,10 +181,15 @@ def test_cli_sweep_on_a_scheduler_survives_a_killed_worker(tmp_path, cluster):
         while not files and sweep.poll() is None and time.monotonic() < deadline:
             time.sleep(0.02)
             files = list(store.glob("points/*/seed-*/games-*.parquet"))
-        assert files, f"no chunk file within 120 s (exit code {sweep.poll()})\n" + _tail(logs / "worker1.log")
+        assert files, (f"no chunk file within 120 s (sweep exit code {sweep.poll()})\n"
+                       + (sweep.stderr.read()[-3000:] if sweep.poll() is not None else "")
+                       + _tail(logs / "worker1.log"))
+        running_on_victim = client.processing([names["worker1"]])[names["worker1"]]
         os.killpg(procs["worker1"].pid, signal.SIGKILL)
         done_at_kill = len(list(store.glob("points/*/seed-*/games-*.parquet")))
+        # the kill lands mid-sweep, and takes chunks that were running on that worker with it
         assert done_at_kill < chunks_total, "the sweep finished before the worker was killed"
+        assert running_on_victim, "worker1 had no chunk running when it was killed"
         out, err = sweep.communicate(timeout=240)
     finally:
         if sweep.poll() is None:
