@@ -92,7 +92,8 @@ def parse_axis(game: GameSpec, name: str, raw: Any) -> Axis:
             allowed = ", ".join([p.name for p in game.params] + ["preset", "policy"])
             raise ParamError(f"grid: game '{game.name}' has no parameter '{name}'; allowed: {allowed}") from None
         values = _team_values(param, raw) if param.kind == "team" else _int_values(param, raw)
-        labels = [param.format(v) for v in values]
+        # a team reads "spike+jet" in tables, as in the grid syntax where commas separate teams
+        labels = ["+".join(v) if param.kind == "team" else param.format(v) for v in values]
     if not values:
         raise ParamError(f"grid: axis '{name}' has no values")
     if len(set(labels)) != len(labels):

@@ -171,6 +171,7 @@ class DaskExecutor:
 
     # a scheduler that is up answers in milliseconds; a wrong address should not keep the user waiting
     connect_timeout = "5s"
+    worker_timeout = 60
 
     def __init__(self, scheduler: str | None = None, local_workers: int | None = None) -> None:
         distributed = _distributed()
@@ -180,19 +181,34 @@ class DaskExecutor:
                 self.client = distributed.Client(scheduler, timeout=self.connect_timeout)
             except (OSError, TimeoutError) as exc:
                 raise BoardsimError(f"cannot reach the Dask scheduler at {scheduler} ({exc})") from None
+            try:
+                self.client.wait_for_workers(1, timeout=self.worker_timeout)
+            except TimeoutError:
+                self.client.close()
+                raise BoardsimError(f"no worker joined the Dask scheduler at {scheduler} within "
+                                    f"{self.worker_timeout} s; start one with: dask worker {scheduler}") from None
             self.description = f"dask scheduler {scheduler}"
         else:
             workers = max(1, int(local_workers or default_threads()))
             # one process per worker, one thread each: the kernel is single-threaded per chunk
             self._cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                                     dashboard_address=None, silence_logs=40)
+                                                     dashboard_address=":0", silence_logs=40)
             self.client = distributed.Client(self._cluster)
             self.description = f"dask LocalCluster, {workers} worker process{'es' if workers != 1 else ''}"
-        # chunks run one per worker thread: count threads, not worker processes
-        self.workers = max(1, sum(self.client.nthreads().values()))
+        self.workers = self._threads()
+
+    def _threads(self) -> int:
+        # chunks run one per worker thread: count threads, not worker processes (workers may join later)
+        return max(1, sum(self.client.nthreads().values()))
 
     def run(self, chunks: Iterable[Chunk], batches: list[Batch]) -> Iterator[tuple[Chunk, np.ndarray]]:
         distributed = _distributed()
+        from distributed.client import FutureCancelledError
+        from distributed.comm.core import CommClosedError
+        from distributed.scheduler import KilledWorker
+
+        # a chunk that keeps killing workers, or a scheduler that went away
+        lost_work = (FutureCancelledError, KilledWorker, CommClosedError)
         # the Batch (~10 KB of numpy values) travels inside each task, not scattered: scattered data
         # lives only on the workers that hold it, so a dead worker would take a point's Batch with it
         in_flight = distributed.as_completed()
@@ -200,7 +216,8 @@ class DaskExecutor:
         todo = iter(chunks)
 
         def submit_more() -> None:
-            while in_flight.count() < 4 * max(1, self.workers):
+            self.workers = self._threads()
+            while in_flight.count() < 4 * self.workers:
                 chunk = next(todo, None)
                 if chunk is None:
                     return
@@ -213,7 +230,14 @@ class DaskExecutor:
         try:
             while in_flight.count():
                 future = next(in_flight)
-                rows = future.result()
+                try:
+                    rows = future.result()
+                except lost_work as exc:
+                    chunk, _ = chunk_of[future.key]
+                    raise BoardsimError(
+                        f"the Dask cluster lost games {chunk.first}..{chunk.first + chunk.n - 1} of point "
+                        f"{chunk.point} ({type(exc).__name__}: {exc}); finished chunks are in the store, "
+                        "run the same command again to resume") from None
                 chunk, _ = chunk_of.pop(future.key)
                 future.release()
                 submit_more()

@@ -41,6 +41,15 @@ def point_summary(store: ResultStore, points: list[dict[str, Any]], keys: list[s
     return pd.DataFrame(rows)
 
 
+def _team_params(game: str) -> list[str]:
+    from .registry import get_game
+
+    try:
+        return [p.name for p in get_game(game).params if p.kind == "team"]
+    except BoardsimError:  # a store written by a game this installation does not have
+        return []
+
+
 def store_summary(path: str | Path, game: str | None = None) -> pd.DataFrame:
     """A row per point in a store (all seeds pooled): the rule columns that differ between points,
     the policy, and the statistics. Columns that are the same everywhere go to attrs["fixed"]."""
@@ -54,7 +63,11 @@ def store_summary(path: str | Path, game: str | None = None) -> pd.DataFrame:
         if frame.empty:
             continue
         seeds[point["key"]] = sorted(int(s) for s in frame["seed"].unique())
-        rows.append({**point_columns(point), **_point_row(frame)})
+        columns = point_columns(point)
+        for name in _team_params(columns["game"]):
+            if isinstance(columns.get(name), str):
+                columns[name] = columns[name].replace(",", "+")
+        rows.append({**columns, **_point_row(frame)})
     if not rows:
         raise BoardsimError(f"{path}: the store holds no finished games" + (f" of game '{game}'" if game else ""))
     df = pd.DataFrame(rows)

@@ -17,7 +17,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from . import stats
-from .errors import ParamError
+from .errors import BoardsimError, ParamError
 from .grid import GridInput, grid_points, parse_grid
 from .registry import get_game
 from .spec import Batch
@@ -153,13 +153,19 @@ def sweep(
     work_keys = list(unique)
     work_batches = [unique[k] for k in work_keys]
 
-    result_store = ResultStore(store if store is not None else tempfile.mkdtemp(prefix="boardsim-store-"))
+    # the executor first: a missing Dask or a wrong address must not leave an empty store behind
+    executor = make_executor(workers, scheduler, dask_local)
+    try:
+        result_store = ResultStore(store if store is not None else tempfile.mkdtemp(prefix="boardsim-store-"))
+    except BoardsimError:
+        executor.close()
+        raise
     for key, batch in unique.items():
         result_store.add_point(key, batch.identity, batch.provenance)
-
-    executor = make_executor(workers, scheduler, dask_local)
     first_target = int(n) if n is not None else min(max_games, FIRST_ROUND_GAMES)
-    chunk = int(chunk or _chunk_size(first_target, len(work_keys), executor.workers))
+    # size chunks for the games a point will likely need: with --precision, the worst case p = 1/2
+    expected = first_target if n is not None else min(max_games, stats.games_for_precision(0.5, precision))
+    chunk = int(chunk or _chunk_size(expected, len(work_keys), executor.workers))
     tallies = {key: list(result_store.tally(key, seed)) for key in work_keys}
     targets = {key: first_target if n is not None else _round_up(first_target, chunk) for key in work_keys}
 

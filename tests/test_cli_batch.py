@@ -55,7 +55,7 @@ def test_sweep_rerun_plays_nothing_and_summarize_reads_the_store(tmp_path):
     assert summary.exit_code == 0, summary.output
     out = summary.output
     assert "teams ranked" in out and "character effects" in out
-    for team in ("alice", "bob", "carol", "alice,bob", "alice,carol", "bob,carol"):
+    for team in ("alice", "bob", "carol", r"alice\+bob", r"alice\+carol", r"bob\+carol"):
         assert re.search(rf"^\s+{team}\s+2,000\s", out, re.M), team
     assert (tmp_path / "table.csv").read_text().count("\n") == 7
 

@@ -34,7 +34,6 @@ GRID = ["vicious=4,8"]
 N = 2_000            # games per point in the equality test: 4 chunks of 500 per point
 CHUNK = 500
 KILL_N = 8_000       # games per point in the kill test: 2 x 16 chunks, several seconds on two workers
-SUMMARY_COLUMNS = ["games", "wins", "win_rate", "win_low", "win_high", "turns_mean", "turns_low", "turns_high"]
 CLI_CODE = ("import sys\n"
             "try:\n    from boardsim.cli.main import cli\nexcept ImportError:\n    from cli.main import cli\n"
             "sys.exit(cli.main(sys.argv[1:], prog_name='boardsim'))\n")
@@ -49,6 +48,12 @@ def warm_batch_kernel(bebop_kernels, tmp_path_factory):  # noqa: F811
 
 
 pytestmark = pytest.mark.usefixtures("warm_batch_kernel")
+
+
+@pytest.fixture(autouse=True)
+def no_scheduler_from_the_environment(monkeypatch):
+    """BOARDSIM_SCHEDULER would send every sweep here to that cluster."""
+    monkeypatch.delenv("BOARDSIM_SCHEDULER", raising=False)
 
 
 def run_sweep(store: Path, **executor):
@@ -98,8 +103,7 @@ def test_same_rows_on_one_and_two_threads_and_a_local_cluster(tmp_path):
     assert len(base_rows) == 2 * N
     for name, result in runs.items():
         assert result.games_played == 2 * N, name
-        pd.testing.assert_frame_equal(result.summary[SUMMARY_COLUMNS + ["point"]],
-                                      base.summary[SUMMARY_COLUMNS + ["point"]], obj=name)
+        pd.testing.assert_frame_equal(result.summary, base.summary, obj=name)
         pd.testing.assert_frame_equal(game_rows(result), base_rows, obj=name)
         # every game written exactly once, in 2 x N / CHUNK files
         raw = chunk_rows(result.store)
@@ -112,8 +116,9 @@ def test_same_rows_on_one_and_two_threads_and_a_local_cluster(tmp_path):
 
 def _start(args: list[str], log: Path, env: dict) -> subprocess.Popen:
     # own session: a worker's nanny and its worker process die together with os.killpg
-    return subprocess.Popen(args, stdout=log.open("wb"), stderr=subprocess.STDOUT, env=env, cwd=log.parent,
-                            start_new_session=True)
+    with log.open("wb") as out:
+        return subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=log.parent,
+                                start_new_session=True)
 
 
 def _stop(proc: subprocess.Popen) -> None:
@@ -173,8 +178,10 @@ def test_cli_sweep_on_a_scheduler_survives_a_killed_worker(tmp_path, cluster):
     args = ["sweep", "bebop", "--grid", GRID[0], "-n", str(KILL_N), "--seed", "3", "--chunk", str(CHUNK),
             "--store", str(store), "--scheduler", address, "--no-progress"]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
-    sweep = subprocess.Popen([sys.executable, "-c", CLI_CODE, *args], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+    out_path, err_path = logs / "sweep.out", logs / "sweep.err"  # files, not pipes: nothing can block
+    with out_path.open("wb") as out_file, err_path.open("wb") as err_file:
+        sweep = subprocess.Popen([sys.executable, "-c", CLI_CODE, *args], stdout=out_file, stderr=err_file,
+                                 env=env, start_new_session=True)
     try:
         deadline = time.monotonic() + 120
         files = []
@@ -182,23 +189,22 @@ def test_cli_sweep_on_a_scheduler_survives_a_killed_worker(tmp_path, cluster):
             time.sleep(0.02)
             files = list(store.glob("points/*/seed-*/games-*.parquet"))
         assert files, (f"no chunk file within 120 s (sweep exit code {sweep.poll()})\n"
-                       + (sweep.stderr.read()[-3000:] if sweep.poll() is not None else "")
-                       + _tail(logs / "worker1.log"))
+                       + _tail(err_path) + _tail(logs / "worker1.log"))
         running_on_victim = client.processing([names["worker1"]])[names["worker1"]]
         os.killpg(procs["worker1"].pid, signal.SIGKILL)
         done_at_kill = len(list(store.glob("points/*/seed-*/games-*.parquet")))
         # the kill lands mid-sweep, and takes chunks that were running on that worker with it
         assert done_at_kill < chunks_total, "the sweep finished before the worker was killed"
         assert running_on_victim, "worker1 had no chunk running when it was killed"
-        out, err = sweep.communicate(timeout=240)
+        sweep.wait(timeout=240)
     finally:
         if sweep.poll() is None:
             os.killpg(sweep.pid, signal.SIGKILL)
             sweep.wait()
-    diagnostics = "\n".join([err[-3000:], _tail(logs / "scheduler.log"), _tail(logs / "worker2.log")])
+    diagnostics = "\n".join([_tail(err_path, 60), _tail(logs / "scheduler.log"), _tail(logs / "worker2.log")])
     assert sweep.returncode == 0, diagnostics
     assert procs["worker1"].wait(timeout=10) == -signal.SIGKILL
-    assert f"on dask scheduler {address}" in out
+    assert f"on dask scheduler {address}" in out_path.read_text(), out_path.read_text()
 
     # every game of every point written exactly once, nothing missing, nothing twice
     raw = chunk_rows(store)

@@ -116,7 +116,8 @@ def test_each_point_equals_simulate_with_the_same_seed(coin_game, tmp_path):
     for _, point in result.summary.iterrows():
         team = point["characters"]
         expected = boardsim.simulate("coin", params={"bias": point["bias"]}, characters=team, n=2500, seed=4)
-        got = rows[(rows["bias"] == point["bias"]) & (rows["characters"] == team)]
+        # the summary writes a team as in the grid ("bob+carol"), the per-game rows as the rules do
+        got = rows[(rows["bias"] == point["bias"]) & (rows["characters"] == team.replace("+", ","))]
         assert got["game_index"].tolist() == list(range(2500))
         assert got["win"].tolist() == expected["win"].tolist()
         assert got["turns"].tolist() == expected["turns"].tolist()
@@ -227,6 +228,18 @@ def test_chunk_files_record_their_provenance(coin_game, tmp_path):
     assert meta["game"] == "coin" and meta["rules"]["bias"] == 50 and meta["cards_hash"] == "coin-default-cards-0001"
     assert meta["package_version"] == boardsim.__version__ and meta["game_version"] == "1"
     assert meta["policy"] == "heuristic" and "code_hash" in meta
+
+
+def test_bebop_chunk_files_record_rules_hash_and_weights(bebop_kernels, tmp_path):
+    from boardsim.store import read_parquet
+
+    boardsim.sweep("bebop", "vicious=5", n=50, seed=3, store=tmp_path / "s")
+    (path,) = (tmp_path / "s" / "points").rglob("*.parquet")
+    meta = read_parquet(path).attrs["provenance"]
+    simulated = boardsim.simulate("bebop", params={"vicious": 5}, n=50, seed=3).attrs["provenance"]
+    for field in ("rules", "rules_hash", "cards_hash", "weights", "game_version", "code_hash", "package_version"):
+        assert meta[field] == simulated[field], field
+    assert len(meta["weights"]) > 10 and (meta["first_game"], meta["stop_game"]) == (0, 50)
 
 
 def test_paired_comparisons_pair_the_same_games(coin_game, tmp_path):

@@ -131,8 +131,12 @@ def prepare(rules: dict[str, Any], policy: str, cards: str | None) -> Batch:
         "weights": dict(zip(WEIGHT_NAMES, map(float, weights))) if described.startswith("heuristic") else {},
         "cards_hash": card_set.data_hash,
     }
+    # rules_hash: rules + card data + game and code version (the store key adds the policy)
+    rules_hash = hashlib.sha256(json.dumps(
+        [rules_plain, card_set.data_hash, GAME_VERSION, CODE_HASH], sort_keys=True).encode()).hexdigest()[:16]
     provenance = {
         "policy": described,
+        "rules_hash": rules_hash,
         "package_version": boardsim.__version__,
         "cards_reconstructed": any(len(v) > 0 for v in card_set.reconstructed.values()),
     }
@@ -169,10 +173,6 @@ def simulate(rules: dict[str, Any], n: int, seed: int, policy: str, cards: str |
 
 def provenance(batch: Batch, n: int, seed: int, threads: int | None, seconds: float) -> dict[str, Any]:
     ident = batch.identity
-    # rules_hash: rules + card data + game and code version, i.e. the result store's key minus the policy
-    rules_hash = hashlib.sha256(json.dumps(
-        [ident["rules"], ident["cards_hash"], ident["game_version"], ident["code_hash"]],
-        sort_keys=True).encode()).hexdigest()[:16]
     return {
         "game": "bebop",
         "game_version": GAME_VERSION,
@@ -183,7 +183,7 @@ def provenance(batch: Batch, n: int, seed: int, threads: int | None, seconds: fl
         "policy": batch.provenance["policy"],
         "weights": ident["weights"],
         "rules": ident["rules"],
-        "rules_hash": rules_hash,
+        "rules_hash": batch.provenance["rules_hash"],
         "cards_hash": ident["cards_hash"],
         "cards_reconstructed": batch.provenance["cards_reconstructed"],
         "threads": threads,
