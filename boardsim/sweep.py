@@ -54,6 +54,7 @@ class SweepResult:
     seed: int
     interrupted: bool = False
     games_played: int = 0
+    games_requested: int | None = None
     provenance: dict[str, Any] = field(default_factory=dict)
 
     def results(self, columns: list[str] | None = None) -> pd.DataFrame:
@@ -209,7 +210,8 @@ def sweep(
                 break
             for key in work_keys:
                 games, wins = tallies[key]
-                low, high = stats.wilson_interval(wins, games)
+                # the interval the summary shows (exact where counts are small), so what stops is what is shown
+                _, low, high, _ = stats.rate_interval(wins, games)
                 if (high - low) / 2 > precision and games < max_games:
                     need = stats.games_for_precision(max(wins, 0.5) / games, precision)
                     # aim a little past the estimate so one more round usually suffices
@@ -232,4 +234,4 @@ def sweep(
         "points": {key: {**unique[key].identity, **unique[key].provenance} for key in work_keys},
     }
     return SweepResult(summary, result_store.path, points, keys, seed, interrupted,
-                       status.games_done, summary.attrs["provenance"])
+                       status.games_done, n, summary.attrs["provenance"])

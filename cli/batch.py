@@ -210,7 +210,8 @@ def sweep(game, grid, zip_axes, n, precision, max_games, seed, preset, character
         f"policy    {policy if 'policy' not in labels else '(varies)'}    cards {point['cards_hash']}"
         + (" (includes reconstructed cards)" if point.get("cards_reconstructed") else ""),
         f"seed      {seed}    points {len(df)}    "
-        + (f"precision ±{precision:g} (cap {prov['max_games']:,})" if precision else f"{df['games'].max():,} games per point"),
+        + (f"precision ±{precision:g} (cap {prov['max_games']:,})" if precision else f"{result.games_requested:,} games per point")
+        + (f" ({df['games'].min():,} finished)" if result.interrupted else ""),
         f"ran       {result.games_played:,} new games on {prov['executor']}; store {result.store}",
         "",
     ]

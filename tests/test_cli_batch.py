@@ -96,3 +96,27 @@ def test_plan_answers_how_many_games(tmp_path):
     assert f"{stats.games_for_precision(0.3, 0.01):,} games" in precise.output
     assert "one of them" in one_error_line(run("plan", "--rate", "0.3"))
     assert "Error:" in one_error_line(run("plan", "--rate", "1.5", "--vs", "0.5"))
+
+
+def test_sweep_ctrl_c_exits_130_and_the_same_command_resumes(tmp_path, monkeypatch):
+    from boardsim import runner
+
+    real_play_chunk = runner.play_chunk
+    calls = []
+
+    def interrupted_on_third_chunk(*args):
+        calls.append(args)
+        if len(calls) == 3:
+            raise KeyboardInterrupt  # what Ctrl-C does to the main thread, raised where a chunk runs
+        return real_play_chunk(*args)
+
+    monkeypatch.setattr(runner, "play_chunk", interrupted_on_third_chunk)
+    args = ("sweep", "coin", "--grid", "bias=40,60", "-n", "3000", "--chunk", "1000", "--workers", "1",
+            "--store", str(tmp_path / "s"), "--no-progress")
+    stopped = run(*args)
+    assert stopped.exit_code == 130, stopped.output
+    assert "interrupted: finished chunks are in" in stopped.output
+    assert "3,000 games per point (1,000 finished)" in stopped.output
+    monkeypatch.setattr(runner, "play_chunk", real_play_chunk)
+    resumed = run(*args)
+    assert resumed.exit_code == 0 and "ran       4,000 new games" in resumed.output

@@ -192,7 +192,7 @@ def test_points_with_the_same_rules_share_their_games(coin_game, tmp_path):
 
 
 def test_precision_stops_each_point_when_its_interval_is_narrow_enough(coin_game, tmp_path):
-    result = boardsim.sweep("coin", "bias=5,50", precision=0.02, seed=1, store=tmp_path / "s", chunk=500)
+    result = boardsim.sweep("coin", "bias=0,5,50", precision=0.02, seed=1, store=tmp_path / "s", chunk=500)
     for _, row in result.summary.iterrows():
         assert (row["win_high"] - row["win_low"]) / 2 <= 0.02
     # a rarer outcome needs fewer games for the same half-width
