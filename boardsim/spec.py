@@ -72,6 +72,17 @@ class ParamSpec:
 
 
 @dataclass(frozen=True)
+class WeightSpec:
+    """One tunable weight of a game's heuristic policy, with the range a search may explore."""
+
+    name: str
+    default: float
+    low: float
+    high: float
+    help: str = ""
+
+
+@dataclass(frozen=True)
 class Batch:
     """One grid point made ready to play: everything a worker needs, with no file paths.
 
@@ -111,6 +122,8 @@ class GameSpec:
     of one-line problems; `prepare(rules, policy, cards)` returns a `Batch` and
     `frame(rows, seed, first_index)` turns its outcome rows into the game's result DataFrame (with
     at least `seed`, `game_index`, `outcome`, `win` and `turns`). Sweeps use only the last two.
+    `weights` lists the heuristic's tunable weights; `prepare(..., weights={name: value})` plays
+    with some of them changed (what `boardsim tune` searches over).
     """
 
     name: str
@@ -127,6 +140,7 @@ class GameSpec:
     validate_cards: Callable[..., Any] = field(repr=False)
     prepare: Callable[..., Batch] = field(repr=False)
     frame: Callable[..., Any] = field(repr=False)
+    weights: tuple[WeightSpec, ...] = ()
 
     def param(self, name: str) -> ParamSpec:
         for spec in self.params:

@@ -231,11 +231,13 @@ def validate(directory: str, game: str) -> None:
     click.echo(f"{directory}: valid ({', '.join(details)})")
 
 
-from . import batch  # noqa: E402  (the batch commands import helpers from this module)
+from . import batch, tuning  # noqa: E402  (these commands import helpers from this module)
 
 cli.add_command(batch.sweep)
 cli.add_command(batch.summarize)
 cli.add_command(batch.plan)
+cli.add_command(tuning.tune)
+cli.add_command(tuning.calibrate)
 
 
 if __name__ == "__main__":  # pragma: no cover - `python -m boardsim.cli.main`

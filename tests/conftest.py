@@ -207,3 +207,56 @@ def card_dirs(tmp_path) -> SimpleNamespace:
     (bad / "bad.toml").write_text('[[event]]\neffect = "explode"\n')
     (bad / "fine.toml").write_text("")
     return SimpleNamespace(good=str(good), bad=str(bad))
+
+
+# ------------------------------------------------------------------------------------------ ladder
+# A fake game with a known response: game g wins when its uniform draw u_g is below rate(level).
+# Every level sees the same draws, so rates are paired exactly as a real game's are under common
+# random numbers. shape 0: rate = level / 10 (monotone); shape 1: up to level 4, then back down.
+
+
+def ladder_rate(level: int, shape: int) -> float:
+    return level / 10 if shape == 0 or level <= 4 else (8 - level) / 10
+
+
+def ladder_kernel(level, shape, seed, first, state, log, out):
+    u = np.random.default_rng(int(seed)).random(int(first) + len(out))[int(first):]
+    won = u < ladder_rate(int(level), int(shape))
+    out["outcome"] = np.where(won, 0, 1)
+    out["turns"] = 1 + (u * 10).astype(np.int16)
+
+
+def ladder_prepare(rules, policy, cards, weights=None):
+    identity = {"game": "ladder", "game_version": "1", "code_hash": "ladder", "rules": dict(rules),
+                "policy": policy, "weights": dict(weights or {}), "cards_hash": "none"}
+    return Batch("conftest:ladder_kernel", (np.int64(rules["level"]), np.int64(rules["shape"])),
+                 np.dtype([("x", np.int8)]), np.dtype([("outcome", np.int8), ("turns", np.int16)]),
+                 identity, {"policy": policy})
+
+
+def ladder_frame(rows, seed, first_index):
+    return pd.DataFrame({
+        "seed": np.full(len(rows), seed, dtype=np.int64),
+        "game_index": np.arange(first_index, first_index + len(rows), dtype=np.int64),
+        "outcome": np.where(rows["outcome"] == 0, "win", "loss"),
+        "win": rows["outcome"] == 0,
+        "turns": rows["turns"],
+    })
+
+
+LADDER = GameSpec(
+    name="ladder", title="Ladder", description="Wins with probability level/10.", version="1",
+    params=(ParamSpec("level", "int", 5, "win rate in tenths", 0, 10),
+            ParamSpec("shape", "int", 0, "0 monotone, 1 rises to level 4 then falls", 0, 1)),
+    presets={"default": {}}, default_preset="default", policies=("random", "heuristic"),
+    simulate=None, trace=None, load_cards=None, validate_cards=None,
+    prepare=ladder_prepare, frame=ladder_frame,
+)
+
+
+@pytest.fixture
+def ladder_game(monkeypatch) -> GameSpec:
+    monkeypatch.setattr(registry, "GAME_MODULES", {})
+    monkeypatch.setattr(registry, "_loaded", {})
+    registry.register(LADDER)
+    return LADDER

@@ -70,3 +70,16 @@ def test_batches_are_picklable_and_chunks_add_up(name):
     simulated = boardsim.simulate(name, n=40, seed=3, policy="random")
     assert whole["win"].tolist() == simulated["win"].tolist()
     assert whole["turns"].tolist() == simulated["turns"].tolist()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_tunable_weights_are_in_range_and_change_the_key(name):
+    game = boardsim.get_game(name)
+    rules = game.resolve()
+    for weight in game.weights:
+        assert weight.low <= weight.default <= weight.high and weight.low < weight.high, weight
+    if game.weights:
+        first = game.weights[0]
+        changed = game.prepare(rules, "heuristic", None, {first.name: first.high})
+        assert changed.key != game.prepare(rules, "heuristic", None).key
+        assert changed.identity["weights"][first.name] == first.high

@@ -15,7 +15,7 @@ import pandas as pd
 import boardsim
 from boardsim._jit import kernel_source_hash
 from boardsim.errors import ParamError
-from boardsim.spec import Batch, GameSpec, ParamSpec
+from boardsim.spec import Batch, GameSpec, ParamSpec, WeightSpec
 
 from . import cards as cards_mod
 from .vocab import CHARACTERS
@@ -42,6 +42,7 @@ PRESETS = {
 }
 
 POLICIES = ("random", "heuristic", "custom")
+POLICY_DIR = Path(__file__).parent / "policies"   # shipped tuned weight files (`boardsim tune` output)
 
 OUTCOME_COLUMNS = ("outcome", "win", "turns", "session_parts_done", "bounties_caught", "bounties_escaped",
                    "min_food", "food", "fuel", "woolongs", "vicious_drawn")
@@ -86,6 +87,7 @@ def policy_weights(policy: str) -> tuple[int, np.ndarray, str]:
     """Policy id, weight vector and a canonical description for "random", "heuristic" or "heuristic:FILE".
 
     A weights file is TOML with a [weights] table of name = value; unnamed weights keep defaults.
+    FILE may also name a shipped file in policies/ without its extension ("heuristic:boogie").
     """
     from .policies_nb import DEFAULT_WEIGHTS, POLICY_IDS, WEIGHT_NAMES
 
@@ -94,8 +96,11 @@ def policy_weights(policy: str) -> tuple[int, np.ndarray, str]:
         raise ParamError(f"policy '{policy}' unknown; allowed: {', '.join(POLICY_IDS)} (heuristic:FILE for tuned weights)")
     weights = DEFAULT_WEIGHTS.copy()
     if path:
-        if name != "heuristic":
-            raise ParamError(f"policy '{policy}': only heuristic takes a weights file")
+        if name == "random":
+            raise ParamError(f"policy '{policy}': random takes no weights file")
+        shipped = POLICY_DIR / f"{path}.toml"
+        if not Path(path).exists() and shipped.exists():
+            path = str(shipped)
         try:
             table = tomllib.loads(Path(path).read_text()).get("weights", {})
         except (OSError, tomllib.TOMLDecodeError) as exc:
@@ -114,13 +119,20 @@ KERNEL = "boardsim.games.bebop.batch_nb:play_games"
 CODE_HASH = kernel_source_hash(Path(__file__).parent)
 
 
-def prepare(rules: dict[str, Any], policy: str, cards: str | None) -> Batch:
-    """The kernel arguments and the identity of one rule setting + policy + card set."""
-    from .policies_nb import WEIGHT_NAMES
+def prepare(rules: dict[str, Any], policy: str, cards: str | None,
+            weights: dict[str, float] | None = None) -> Batch:
+    """The kernel arguments and the identity of one rule setting + policy + card set.
+
+    `weights` overrides single weights of the policy's vector by name (what `tune` searches)."""
+    from .policies_nb import POLICY_IDS, WEIGHT_NAMES
     from .state_nb import OUTCOME_DTYPE, STATE_DTYPE
 
     card_set = load_cards(cards)
-    pol, weights, described = policy_weights(policy)
+    pol, vector, described = policy_weights(policy)
+    for name, value in (weights or {}).items():
+        if name not in WEIGHT_NAMES:
+            raise ParamError(f"weight '{name}' unknown; allowed: {', '.join(WEIGHT_NAMES)}")
+        vector[WEIGHT_NAMES.index(name)] = float(value)
     rules_plain = {k: (",".join(v) if isinstance(v, tuple) else v) for k, v in rules.items()}
     identity = {
         "game": "bebop",
@@ -128,19 +140,19 @@ def prepare(rules: dict[str, Any], policy: str, cards: str | None) -> Batch:
         "code_hash": CODE_HASH,
         "rules": rules_plain,
         "policy": described.split(":")[0],
-        "weights": dict(zip(WEIGHT_NAMES, map(float, weights))) if described.startswith("heuristic") else {},
+        "weights": dict(zip(WEIGHT_NAMES, map(float, vector))) if pol != POLICY_IDS["random"] else {},
         "cards_hash": card_set.data_hash,
     }
     # rules_hash: rules + card data + game and code version (the store key adds the policy)
     rules_hash = hashlib.sha256(json.dumps(
         [rules_plain, card_set.data_hash, GAME_VERSION, CODE_HASH], sort_keys=True).encode()).hexdigest()[:16]
     provenance = {
-        "policy": described,
+        "policy": described + (" with tuned weights" if weights else ""),
         "rules_hash": rules_hash,
         "package_version": boardsim.__version__,
         "cards_reconstructed": any(len(v) > 0 for v in card_set.reconstructed.values()),
     }
-    args = (cards_record(card_set), rules_record(rules), weights, np.int64(pol))
+    args = (cards_record(card_set), rules_record(rules), vector, np.int64(pol))
     return Batch(KERNEL, args, STATE_DTYPE, OUTCOME_DTYPE, identity, provenance)
 
 
@@ -221,6 +233,20 @@ def trace(rules: dict[str, Any], seed: int, game_index: int, policy: str, cards:
     return [header] + describe_game(log, card_set, rules)
 
 
+def tunable_weights() -> tuple[WeightSpec, ...]:
+    """The heuristic's weights with the range `tune` explores: 0 up to twice the default (at least 1);
+    weights read as on/off switches (above 0.5 means on) get exactly 0..1."""
+    from .policies_nb import WEIGHTS
+
+    out = []
+    for name, default, meaning in WEIGHTS:
+        if name.startswith("rollout_"):  # the rollout's own budget is a cost choice, not a style
+            continue
+        high = 1.0 if meaning.startswith("above 0.5") else max(2.0 * default, 1.0)
+        out.append(WeightSpec(name, float(default), 0.0, high, meaning))
+    return tuple(out)
+
+
 GAME = GameSpec(
     name="bebop",
     title="Cowboy Bebop: Boardgame Boogie",
@@ -236,4 +262,5 @@ GAME = GameSpec(
     validate_cards=cards_mod.validate_dir,
     prepare=prepare,
     frame=outcome_frame,
+    weights=tunable_weights(),
 )
