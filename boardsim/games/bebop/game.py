@@ -41,7 +41,7 @@ PRESETS = {
     "real-folk-blues": {"bounty_deck": 7, "vicious": 8},
 }
 
-POLICIES = ("random", "heuristic", "custom")
+POLICIES = ("random", "heuristic", "custom", "rollout")
 POLICY_DIR = Path(__file__).parent / "policies"   # shipped tuned weight files (`boardsim tune` output)
 
 OUTCOME_COLUMNS = ("outcome", "win", "turns", "session_parts_done", "bounties_caught", "bounties_escaped",

@@ -6,6 +6,9 @@ Decision points have one function each, with a fixed signature; each dispatches 
   POLICY_HEURISTIC  a central team planner (Bebop is co-operative with open information), steered by
                     the weight vector `w` (names and defaults in WEIGHTS below), so tuning its style
                     never recompiles.
+  POLICY_ROLLOUT    the heuristic improved by simulation at every action decision (rollout_nb.py);
+                    every other decision is the heuristic's. Its parameters are the rollout_* entries
+                    at the end of the weight vector.
 The heuristic never reads the order of any deck: it sees what players see (board, hands, tableaus,
 leads, discard piles, resources, the bounty track).
 """
@@ -26,7 +29,9 @@ from .state_nb import (
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
 POLICY_CUSTOM = 2         # custom_policy_nb.custom_action for actions, the heuristic for the rest
-POLICY_IDS = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "custom": POLICY_CUSTOM}
+POLICY_ROLLOUT = 3        # rollout_nb.rollout_action for actions, the heuristic for the rest
+POLICY_IDS = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "custom": POLICY_CUSTOM,
+              "rollout": POLICY_ROLLOUT}
 
 # (name, default, meaning) -- the heuristic's weight vector. The defaults were found by a
 # cross-entropy search on Boogie with spike+jet and spike+jet+faye (8 rounds of 16 candidates, 3,000
@@ -61,13 +66,30 @@ WEIGHTS = (
     ("lead_hunger", 0.0, "Contacts score (1 + lead_hunger * empty lead spaces / 6) times more"),
     ("return_aboard", 0.0, "above 0.5: a seat spends its last action going back aboard the Bebop"),
     ("strand_ok", 0.0, "above 0.5: the Bebop may fly off while a teammate is ashore in its sector"),
+    # the rollout policy (the heuristic ignores these); see rollout_nb.py
+    ("rollout_candidates", 4.0, "rollout: actions compared at each decision (the heuristic's, Pass, then the best by a cheap prior); 1 = plain heuristic"),
+    ("rollout_samples", 32.0, "rollout: most imagined futures per candidate (the same futures for every candidate)"),
+    ("rollout_batch", 8.0, "rollout: futures per round; after each round, candidates confidently no better than the heuristic's action drop out"),
+    ("rollout_confidence", 1.0, "rollout: z of the paired test: an action replaces the heuristic's only if its mean gain exceeds z standard errors"),
+    ("rollout_horizon", -1.0, "rollout: player turns played after the current one before scoring (below 0: to the end of the game)"),
+    ("rollout_loss_credit", 0.0, "rollout: score of a lost game per fraction of the crew's Session parts done (a win scores 1)"),
+    ("rollout_value_bias", -11.19, "rollout: a future cut short by the horizon scores logistic(bias + the terms below), fitted to heuristic games"),
+    ("rollout_value_parts", 8.47, "rollout: leaf value per fraction of the crew's Session parts done"),
+    ("rollout_value_food", 0.75, "rollout: leaf value per Food (up to 10)"),
+    ("rollout_value_fuel", 0.36, "rollout: leaf value per Fuel (up to 10)"),
+    ("rollout_value_woolongs", 0.32, "rollout: leaf value per thousand Woolongs (up to 10)"),
+    ("rollout_value_cards", 0.22, "rollout: leaf value per skill card in hand, per seat"),
+    ("rollout_diverse", 1.0, "TEMP"),
 )
 WEIGHT_NAMES = tuple(name for name, _, _ in WEIGHTS)
 DEFAULT_WEIGHTS = np.array([value for _, value, _ in WEIGHTS], dtype=np.float64)
 (W_FOOD_LOW, W_FOOD_TARGET, W_FUEL_LOW, W_FUEL_TARGET, W_WOOLONG_RESERVE, W_VALUE_FOOD, W_VALUE_FUEL,
  W_VALUE_WOOLONG, W_SCARCITY, W_VALUE_CARD, W_VALUE_LEAD, W_VALUE_BOUNTY_MOVE, W_VALUE_ACTION,
  W_SESSION, W_HELP, W_CHASE, W_CONTACT, W_SHOP, W_BAR, W_RESCUE, W_DISTANCE, W_FUEL_COST, W_JAM_MARGIN,
- W_REST_HAND, W_FERAL_FOOD, W_SPARE_HAND, W_LEAD_HUNGER, W_RETURN_ABOARD, W_STRAND_OK) = range(len(WEIGHTS))
+ W_REST_HAND, W_FERAL_FOOD, W_SPARE_HAND, W_LEAD_HUNGER, W_RETURN_ABOARD, W_STRAND_OK,
+ W_ROLLOUT_CANDIDATES, W_ROLLOUT_SAMPLES, W_ROLLOUT_BATCH, W_ROLLOUT_CONFIDENCE, W_ROLLOUT_HORIZON,
+ W_ROLLOUT_LOSS_CREDIT, W_VALUE_BIAS, W_VALUE_PARTS, W_VALUE_FOOD_LEAF, W_VALUE_FUEL_LEAF, W_VALUE_WOOLONGS_LEAF,
+ W_VALUE_CARDS_LEAF, W_ROLLOUT_DIVERSE) = range(len(WEIGHTS))
 
 UNREACHABLE = 99
 

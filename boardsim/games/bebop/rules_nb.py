@@ -2,7 +2,9 @@
 
 Every function takes the state record `st` and the card record `cd` and mutates `st` in place.
 Player choices are delegated to policies_nb (module P) through one function per decision kind; the
-rules only ever offer legal choices. No pandas, no I/O, no Python objects here.
+rules only ever offer legal choices. The rollout policy's action choices go to rollout_nb (module RO),
+whose imagined futures are played by play_turn_heuristic (never by play_turn), so no compiled
+function calls itself. No pandas, no I/O, no Python objects here.
 """
 import numpy as np
 
@@ -10,6 +12,7 @@ from boardsim._jit import njit
 from boardsim.rng import rand_below, rand_float, seed_stream, shuffle
 
 from . import policies_nb as P
+from . import rollout_nb as RO
 from .state_nb import (
     A_CHASE, A_EFFICIENT_PILOT, A_ENTER_ZIP, A_EXIT_ZIP, A_FLY_BEBOP, A_INTERACT, A_KEEN_EYE,
     A_LEAN_TIMES, A_MOVE, A_NET_DIVE, A_PASS, A_REMOTE_BEBOP, A_REMOTE_ZIP, A_REST, A_SESSION,
@@ -460,7 +463,9 @@ def draw_event(st):
         shuffle(st.rng[S_EVENTS], st.event_deck, n)
         st.event_deck_n = n
     st.event_deck_n -= 1
-    return st.event_deck[st.event_deck_n]
+    e = st.event_deck[st.event_deck_n]
+    st.event_seen[e] = True
+    return e
 
 
 @njit
@@ -568,6 +573,7 @@ def refill_track(st, cd):
         if st.track_bounty[i] < 0 and st.bounty_deck_n > 0:
             st.bounty_deck_n -= 1
             b = st.bounty_deck[st.bounty_deck_n]
+            st.bounty_seen[b] = True
             st.track_bounty[i] = b
             st.track_pos[i] = cd.bounty_start[b]
 
@@ -1277,6 +1283,8 @@ def setup(st, cd, ru, root_seed, game_index):
     st.bounty_deck_n = nb
     st.track_bounty[:] = -1
     st.track_pos[:] = 0
+    st.bounty_seen[:] = False
+    st.event_seen[:] = False
     refill_track(st, cd)
     # events: every card gets a position key and every Vicious card a selection key, so the deck
     # for v Vicious is the deck for v-1 with one more Vicious card slotted in (common random numbers)
@@ -1312,12 +1320,15 @@ def game_won(st):
 
 
 @njit
-def action_phase(st, cd, w, pol, log):
+def action_phase(st, cd, ru, w, pol, log):
     s = st.seat
     act = np.zeros(5, np.int16)
     free_moves = 0
     while st.actions_left > 0:
-        P.choose_action(st, cd, w, pol, s, act)
+        if pol == P.POLICY_ROLLOUT:
+            RO.rollout_action(st, cd, ru, w, s, act)
+        else:
+            P.choose_action(st, cd, w, pol, s, act)
         if act[0] == A_PASS:
             log_row(st, log, LOG_ACTION, s, A_PASS, 0, 0, 0)
             return
@@ -1333,18 +1344,42 @@ def action_phase(st, cd, w, pol, log):
 
 
 @njit
-def play_turn(st, cd, ru, w, pol, log):
-    """One player turn (event phase, then actions). Returns the outcome code, or -1 if play goes on."""
-    if st.turn >= ru.turn_cap:
-        return OUT_TURN_CAP
-    st.turn += 1
+def action_phase_heuristic(st, cd, w, log):
+    """action_phase with the heuristic deciding (the rollout policy's imagined futures)."""
     s = st.seat
-    log_row(st, log, LOG_TURN, s, st.turn, 0, 0, 0)
+    pol = np.int64(P.POLICY_HEURISTIC)
+    act = np.zeros(5, np.int16)
+    free_moves = 0
+    while st.actions_left > 0:
+        P.heuristic_action(st, cd, w, s, act)
+        if act[0] == A_PASS:
+            log_row(st, log, LOG_ACTION, s, A_PASS, 0, 0, 0)
+            return
+        if act[0] == A_ZIP_FLY:
+            free_moves += 1
+            if free_moves > 64:
+                return
+        else:
+            st.actions_left -= 1
+        do_action(st, cd, w, pol, s, act, log)
+        if st.starved or game_won(st):
+            return
+
+
+@njit
+def start_turn(st, cd, ru, w, pol, log):
+    """The start of a player turn: count it, give the seat its actions, resolve its event."""
+    st.turn += 1
+    log_row(st, log, LOG_TURN, st.seat, st.turn, 0, 0, 0)
     st.actions_left = ru.actions
     st.no_interact = False
     event_phase(st, cd, w, pol, log)
-    if not st.starved:
-        action_phase(st, cd, w, pol, log)
+
+
+@njit
+def end_turn(st, log):
+    """The end of a player turn: the outcome code, or -1 (and the next seat to play) if play goes on."""
+    s = st.seat
     log_row(st, log, LOG_RES, s, st.res[FOOD], st.res[FUEL], st.res[WOOLONGS], 0)
     if st.starved:
         return OUT_STARVE
@@ -1352,6 +1387,29 @@ def play_turn(st, cd, ru, w, pol, log):
         return OUT_WIN
     st.seat = (s + 1) % st.n_seats
     return -1
+
+
+@njit
+def play_turn(st, cd, ru, w, pol, log):
+    """One player turn (event phase, then actions). Returns the outcome code, or -1 if play goes on."""
+    if st.turn >= ru.turn_cap:
+        return OUT_TURN_CAP
+    start_turn(st, cd, ru, w, pol, log)
+    if not st.starved:
+        action_phase(st, cd, ru, w, pol, log)
+    return end_turn(st, log)
+
+
+@njit
+def play_turn_heuristic(st, cd, ru, w, log):
+    """play_turn with the heuristic deciding everything: the rollout policy's imagined futures.
+    It never reaches the rollout again, so the compiled call graph has no cycle."""
+    if st.turn >= ru.turn_cap:
+        return OUT_TURN_CAP
+    start_turn(st, cd, ru, w, np.int64(P.POLICY_HEURISTIC), log)
+    if not st.starved:
+        action_phase_heuristic(st, cd, w, log)
+    return end_turn(st, log)
 
 
 @njit

@@ -24,9 +24,11 @@ N_SESSIONS = 12
 LEAD_DECK = 10
 TRACK_SLOTS = 3
 
-# random streams: one per random process keeps common random numbers aligned across rule settings
-S_SETUP, S_EVENTS, S_CONTACTS, S_LEADS, S_BOUNTIES, S_DISCARD, S_POLICY = range(7)
-N_STREAMS = 7
+# random streams: one per random process keeps common random numbers aligned across rule settings.
+# S_ROLLOUT is read only by the rollout policy (it seeds the futures it imagines), so the other
+# streams are consumed exactly alike whatever the policy.
+S_SETUP, S_EVENTS, S_CONTACTS, S_LEADS, S_BOUNTIES, S_DISCARD, S_POLICY, S_ROLLOUT = range(8)
+N_STREAMS = 8
 
 SPIKE, JET, FAYE, ED = 0, 1, 2, 3
 MARS = 2
@@ -124,6 +126,10 @@ STATE_DTYPE = np.dtype([
     ("contact_disc_n", np.int8),
     ("bounty_deck", np.int8, (N_BOUNTIES,)),
     ("bounty_deck_n", np.int8),
+    # cards that have been face up (drawn) at least once: what a player can know a face-down deck
+    # holds (the rollout policy re-deals the rest of a deck from the cards never seen)
+    ("event_seen", np.uint8, (N_EVENTS,)),
+    ("bounty_seen", np.uint8, (N_BOUNTIES,)),
     ("track_bounty", np.int8, (TRACK_SLOTS,)),  # -1 empty
     ("track_pos", np.int8, (TRACK_SLOTS,)),     # 1 = next to escape
     # tallies for the outcome row
