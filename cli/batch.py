@@ -247,7 +247,7 @@ def summarize(store, game, baseline, csv_path) -> None:
         raise ParamError(f"{store}: holds games {', '.join(games)}; choose one with --game")
     seeds = sorted({s for v in df.attrs["seeds"].values() for s in v})
     shown_fixed = {k: v for k, v in fixed.items() if k not in ("game",)}
-    lines = [f"store     {store}", f"game      {games[0]}", f"fixed     " + "  ".join(f"{k}={v}" for k, v in shown_fixed.items()),
+    lines = [f"store     {store}", f"game      {games[0]}", "fixed     " + "  ".join(f"{k}={v}" for k, v in shown_fixed.items()),
              f"seeds     {', '.join(map(str, seeds))}", ""]
     lines += summary_table(df, labels)
     lines += comparison_lines(store, df, labels, find_baseline(df, labels, baseline), None)
