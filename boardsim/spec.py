@@ -83,6 +83,16 @@ class WeightSpec:
 
 
 @dataclass(frozen=True)
+class Margin:
+    """An outcome column that says how close a lost game came to winning (a report's near-miss
+    section). `goal(rules)` is the value a win needs, if there is one; more is closer."""
+
+    column: str
+    label: str
+    goal: Callable[[dict[str, Any]], float] | None = None
+
+
+@dataclass(frozen=True)
 class Batch:
     """One grid point made ready to play: everything a worker needs, with no file paths.
 
@@ -124,6 +134,10 @@ class GameSpec:
     at least `seed`, `game_index`, `outcome`, `win` and `turns`). Sweeps use only the last two.
     `weights` lists the heuristic's tunable weights; `prepare(..., weights={name: value})` plays
     with some of them changed (what `boardsim tune` searches over).
+
+    For reports (optional): `margins` lists the near-miss columns of lost games; `trajectory(batch,
+    seed, game_index)` replays one game of a Batch and returns a DataFrame with a row per turn
+    (`turn` plus the game's resources and progress counters).
     """
 
     name: str
@@ -141,6 +155,8 @@ class GameSpec:
     prepare: Callable[..., Batch] = field(repr=False)
     frame: Callable[..., Any] = field(repr=False)
     weights: tuple[WeightSpec, ...] = ()
+    margins: tuple[Margin, ...] = ()
+    trajectory: Callable[..., Any] | None = field(default=None, repr=False)
 
     def param(self, name: str) -> ParamSpec:
         for spec in self.params:

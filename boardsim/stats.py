@@ -411,6 +411,27 @@ def paired_difference(wins_a, wins_b, confidence: float = 0.95) -> PairedDiffere
                                     int(np.sum(~a & ~b)), confidence)
 
 
+def independent_difference(wins_a: int, n_a: int, wins_b: int, n_b: int, confidence: float = 0.95) -> PairedDifference:
+    """Win rate A - B from two independent samples (different games): Newcombe's hybrid score
+    interval from the two Wilson intervals (Newcombe 1998, method 10) and the two-sided pooled
+    z-test. Returned in the PairedDifference shape with no discordant counts (only_a = only_b = 0)."""
+    from scipy.stats import norm
+
+    k1, n1, k2, n2 = (_count(v, name) for v, name in ((wins_a, "wins_a"), (n_a, "n_a"), (wins_b, "wins_b"), (n_b, "n_b")))
+    if n1 == 0 or n2 == 0 or k1 > n1 or k2 > n2:
+        raise ValueError(f"need 0 <= wins <= games and games > 0, got {k1}/{n1} and {k2}/{n2}")
+    p1, p2 = k1 / n1, k2 / n2
+    l1, u1 = wilson_interval(k1, n1, confidence)
+    l2, u2 = wilson_interval(k2, n2, confidence)
+    diff = p1 - p2
+    low = diff - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    high = diff + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    pooled = (k1 + k2) / (n1 + n2)
+    se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+    p_value = 1.0 if se == 0 else float(2 * norm.sf(abs(diff) / se))
+    return PairedDifference(n1 + n2, p1, p2, diff, low, high, 0, 0, p_value, "Newcombe hybrid score (independent)")
+
+
 def holm(pvalues) -> np.ndarray:
     """Holm-Bonferroni adjusted p-values, in the input order and shape.
 

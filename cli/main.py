@@ -231,13 +231,16 @@ def validate(directory: str, game: str) -> None:
     click.echo(f"{directory}: valid ({', '.join(details)})")
 
 
-from . import batch, tuning  # noqa: E402  (these commands import helpers from this module)
+from . import batch, report, tuning  # noqa: E402  (these commands import helpers from this module)
 
 cli.add_command(batch.sweep)
 cli.add_command(batch.summarize)
 cli.add_command(batch.plan)
 cli.add_command(tuning.tune)
 cli.add_command(tuning.calibrate)
+cli.add_command(report.run)
+cli.add_command(report.report)
+cli.add_command(report.diff)
 
 
 if __name__ == "__main__":  # pragma: no cover - `python -m boardsim.cli.main`

@@ -15,7 +15,7 @@ import pandas as pd
 import boardsim
 from boardsim._jit import kernel_source_hash
 from boardsim.errors import ParamError
-from boardsim.spec import Batch, GameSpec, ParamSpec, WeightSpec
+from boardsim.spec import Batch, GameSpec, Margin, ParamSpec, WeightSpec
 
 from . import cards as cards_mod
 from .vocab import CHARACTERS
@@ -203,25 +203,46 @@ def provenance(batch: Batch, n: int, seed: int, threads: int | None, seconds: fl
     }
 
 
-def play_one(rules: dict[str, Any], seed: int, game_index: int, policy: str, cards: str | None,
-             log_capacity: int = 200_000):
-    """Play one game with its event log; returns (outcome row, log rows, card set, rules record)."""
+def play_logged(batch: Batch, seed: int, game_index: int, log_capacity: int = 200_000):
+    """Play one game of a prepared Batch with its event log; returns (outcome row, log rows, state)."""
     from boardsim.runner import kernel_view
 
     from .rules_nb import play_game
     from .state_nb import LOG_WIDTH, OUTCOME_DTYPE, STATE_DTYPE
 
-    card_set = load_cards(cards)
-    pol, weights, _ = policy_weights(policy)
-    cards_rec = kernel_view(cards_record(card_set))
-    rules_rec = kernel_view(rules_record(rules))
+    cards_arr, rules_arr, weights, pol = batch.args
     state = kernel_view(np.zeros(1, dtype=STATE_DTYPE))
     log = np.zeros((log_capacity, LOG_WIDTH), dtype=np.int32)
     out = kernel_view(np.zeros(1, dtype=OUTCOME_DTYPE))
     with np.errstate(over="ignore"):
-        play_game(state[0], cards_rec[0], rules_rec[0], weights, np.int64(pol), np.uint64(seed),
-                  np.int64(game_index), log, out[0])
-    return out[0], log[: state[0]["log_n"]], card_set, state
+        play_game(state[0], kernel_view(cards_arr)[0], kernel_view(rules_arr)[0], weights, np.int64(pol),
+                  np.uint64(seed), np.int64(game_index), log, out[0])
+    return out[0], log[: state[0]["log_n"]], state
+
+
+def play_one(rules: dict[str, Any], seed: int, game_index: int, policy: str, cards: str | None,
+             log_capacity: int = 200_000):
+    """Play one game with its event log; returns (outcome row, log rows, card set, state)."""
+    row, log, state = play_logged(prepare(rules, policy, cards), seed, game_index, log_capacity)
+    return row, log, load_cards(cards), state
+
+
+def trajectory(batch: Batch, seed: int, game_index: int) -> pd.DataFrame:
+    """Resources and progress at the end of every player turn of one game (for report figures)."""
+    from .state_nb import LOG_RES, LOG_RESULT, LOG_TURN
+
+    _, log, _ = play_logged(batch, seed, game_index)
+    rows = []
+    turn = parts = caught = 0
+    for code, _seat, a, b, c, _d in log.tolist():
+        if code == LOG_TURN:
+            turn = a
+        elif code == LOG_RESULT and c:  # a = 0: a session part, a = 1: a chase, c = 1 if it succeeded
+            parts += a == 0
+            caught += a == 1
+        elif code == LOG_RES:
+            rows.append((turn, a, b, c, parts, caught))
+    return pd.DataFrame(rows, columns=["turn", "food", "fuel", "woolongs", "session_parts_done", "bounties_caught"])
 
 
 def trace(rules: dict[str, Any], seed: int, game_index: int, policy: str, cards: str | None) -> list[str]:
@@ -263,4 +284,10 @@ GAME = GameSpec(
     prepare=prepare,
     frame=outcome_frame,
     weights=tunable_weights(),
+    margins=(
+        Margin("session_parts_done", "Session parts", goal=lambda rules: 2 * len(rules["characters"])),
+        Margin("bounties_caught", "bounties caught"),
+        Margin("food", "Food left"),
+    ),
+    trajectory=trajectory,
 )
