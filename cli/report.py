@@ -95,7 +95,9 @@ def report(store, out, game, seed, title, cards) -> None:
 @click.option("--out", "-o", required=True, metavar="DIR", help="Report folder to write.")
 @click.option("--labels", default="before,after", show_default=True, metavar="A,B", help="Names of the two versions.")
 @click.option("--seed", type=int, default=None, help="Compare only this root seed's games.")
-def diff(before, after, out, labels, seed) -> None:
+@click.option("--ignore", multiple=True, metavar="PARAM",
+              help="Match settings ignoring this rule parameter (repeatable): compare a rule change as a version.")
+def diff(before, after, out, labels, seed, ignore) -> None:
     """Before/after balance comparison of two stores (e.g. two card-data versions), paired where seeds match."""
     from boardsim.errors import ParamError
     from boardsim.report import diff_report
@@ -103,7 +105,7 @@ def diff(before, after, out, labels, seed) -> None:
     names = [part.strip() for part in labels.split(",")]
     if len(names) != 2 or not all(names) or names[0] == names[1]:
         raise ParamError(f"--labels: {labels!r}; allowed: two different names, e.g. before,after")
-    table = diff_report(before, after, out, names[0], names[1], seed)
+    table = diff_report(before, after, out, names[0], names[1], seed, tuple(ignore))
     changed = int((table["p_holm"] < 0.05).sum())
     click.echo(f"report    {Path(out) / 'index.html'}  (also report.md, summary.csv, figures/)")
     click.echo(f"compared  {len(table)} rule settings; {changed} changed significantly (Holm p < 0.05)")

@@ -290,11 +290,17 @@ def test_diff_without_common_games_is_independent(coin_game, tmp_path):
     assert (table.iloc[0]["diff_low"], table.iloc[0]["diff_high"]) == pytest.approx((expected.low, expected.high))
 
 
-def test_diff_of_unrelated_stores_is_a_clear_error(coin_game, tmp_path):
+def test_diff_of_unrelated_stores_is_a_clear_error_unless_the_rule_change_is_ignored(coin_game, tmp_path):
     before = crafted_store(coin_game, tmp_path / "a", [({"bias": 30}, wins_first(200))])
-    after = crafted_store(coin_game, tmp_path / "b", [({"bias": 31}, wins_first(200))])
+    after = crafted_store(coin_game, tmp_path / "b", [({"bias": 31}, wins_first(230))])
     result = CliRunner().invoke(cli, ["diff", str(before.path), str(after.path), "-o", str(tmp_path / "d")])
     assert result.exit_code == 2 and "no rule setting was played in both stores" in result.output
+    result = CliRunner().invoke(cli, ["diff", str(before.path), str(after.path), "-o", str(tmp_path / "d"),
+                                      "--ignore", "bias", "--labels", "bias30,bias31"])
+    assert result.exit_code == 0, result.output
+    assert "compared  1 rule settings; 1 changed significantly" in result.output
+    summary = pd.read_csv(tmp_path / "d" / "summary.csv")
+    assert summary.loc[0, "diff"] == pytest.approx(0.03) and summary.loc[0, "only_after_won"] == 30
 
 
 def test_independent_difference_matches_statsmodels():
@@ -306,3 +312,29 @@ def test_independent_difference_matches_statsmodels():
         assert (got.low, got.high) == pytest.approx((low, high), abs=1e-9)
         p = test_proportions_2indep(k1, n1, k2, n2, method="score", correction=False).pvalue
         assert got.p_value == pytest.approx(p, rel=1e-6)
+
+
+def test_an_interrupted_analysis_keeps_its_games_and_resumes(coin_game, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = write(tmp_path, COIN_ANALYSIS.replace("games = 600", "games = 8000"), "long.toml")
+    calls = []
+
+    def interrupt_after_two_chunks(study, status):
+        calls.append(status.games_done)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+
+    report, interrupted, _ = run_and_report(path, workers=1, progress=interrupt_after_two_chunks)
+    assert report is None and interrupted
+    assert not (tmp_path / "reports" / "long").exists()
+    kept = read_run_log(tmp_path / "runs" / "long")[0]["games_played"]
+    assert kept == calls[-1] > 0
+    report, interrupted, _ = run_and_report(path, workers=1)
+    assert not interrupted and report is not None
+    total = read_run_log(tmp_path / "runs" / "long")
+    played = kept + total[1]["games_played"]
+    store = ResultStore(tmp_path / "runs" / "long", create=False)
+    stored = sum(len(store.read_point(p["key"], ["win"])) for p in store.points())
+    # distinct settings: 6 preset x team points, 4 more teams (alice and alice+bob at the defaults are
+    # preset "fair"), 8 more bias x flips points (bias 50, flips 4 is preset "short" with alice)
+    assert played == stored == 6 * 8000 + 4 * 8000 + 8 * 400

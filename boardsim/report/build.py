@@ -667,8 +667,8 @@ def section_provenance(ctx: Context, started: float, extra: dict[str, Any]) -> S
     items = [
         ("game", f"{ctx.spec.title} ({ctx.spec.name} {ctx.spec.version})"),
         ("root seed", "all seeds pooled" if ctx.seed is None else str(ctx.seed)),
-        ("games", f"{unique_games:,} distinct games over {len(points)} rule settings"
-                  + (f" ({games:,} counted across studies)" if games != unique_games else "")),
+        ("games", f"{unique_games:,} games over {len(points)} rule settings"
+                  + (" (a setting in several studies is played once and shown in each)" if games != unique_games else "")),
         ("card data", ", ".join(cards) + (" (includes reconstructed cards: the rulebook does not print every card)"
                                            if reconstructed else "")),
         ("policies", ", ".join(policies) + (f"; weight vectors {', '.join(weights)}" if weights else "")),
@@ -680,7 +680,9 @@ def section_provenance(ctx: Context, started: float, extra: dict[str, Any]) -> S
     section = Section("provenance", "Provenance")
     section.table(Table(pd.DataFrame(items, columns=["what", "value"])))
     for study in ctx.studies:
-        fixed = {k: v for k, v in ctx.rules(study.table["point"].iloc[0]).items() if k not in study.axes}
+        varied = set(study.axes) | ({k for values in ctx.spec.presets.values() for k in values}
+                                    if "preset" in study.axes else set())
+        fixed = {k: v for k, v in ctx.rules(study.table["point"].iloc[0]).items() if k not in varied}
         shown = ", ".join(f"{k}={','.join(v) if isinstance(v, tuple) else v}" for k, v in fixed.items())
         section.note(f"{study.title}: varies {', '.join(study.axes) or 'nothing'}; other rules {shown}.")
     return section

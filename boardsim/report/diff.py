@@ -27,22 +27,36 @@ from .data import GameRows
 from .render import Figure, Finding, Section, Table, write
 
 
-def _match_key(point: dict[str, Any]) -> str:
+def _match_key(point: dict[str, Any], ignore: tuple[str, ...]) -> str:
     ident = point["identity"]
-    return json.dumps([ident["game"], ident["rules"], ident["policy"], ident.get("weights", {})], sort_keys=True)
+    rules = {k: v for k, v in ident["rules"].items() if k not in ignore}
+    return json.dumps([ident["game"], rules, ident["policy"], ident.get("weights", {})], sort_keys=True)
 
 
-def _finished_points(store: ResultStore, rows: GameRows) -> dict[str, dict[str, Any]]:
-    return {_match_key(p): p for p in store.points() if not rows.point(p["key"]).empty}
+def _finished_points(store: ResultStore, rows: GameRows, ignore: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for point in store.points():
+        if rows.point(point["key"]).empty:
+            continue
+        key = _match_key(point, ignore)
+        if key in out:
+            raise BoardsimError(f"{store.path}: two rule settings differ only in {', '.join(ignore)}; "
+                                "a diff with --ignore needs one setting per remaining rule combination")
+        out[key] = point
+    return out
 
 
 def diff_report(path_a: str | Path, path_b: str | Path, out_dir: str | Path, label_a: str = "before",
-                label_b: str = "after", seed: int | None = None) -> pd.DataFrame:
-    """Write a before/after report to `out_dir`; returns the table of differences (B - A)."""
+                label_b: str = "after", seed: int | None = None, ignore: tuple[str, ...] = ()) -> pd.DataFrame:
+    """Write a before/after report to `out_dir`; returns the table of differences (B - A).
+
+    `ignore` names rule parameters left out of the matching, so a store played with one value
+    (say vicious=6) can be compared with one played with another (a rule change as a version)."""
     started = time.perf_counter()
     store_a, store_b = ResultStore(path_a, create=False), ResultStore(path_b, create=False)
     rows_a, rows_b = GameRows(store_a, seed), GameRows(store_b, seed)
-    points_a, points_b = _finished_points(store_a, rows_a), _finished_points(store_b, rows_b)
+    ignore = tuple(ignore)
+    points_a, points_b = _finished_points(store_a, rows_a, ignore), _finished_points(store_b, rows_b, ignore)
     common = [k for k in points_a if k in points_b]
     if not common:
         raise BoardsimError(f"{path_a} and {path_b}: no rule setting was played in both stores; "
@@ -108,6 +122,7 @@ def diff_report(path_a: str | Path, path_b: str | Path, out_dir: str | Path, lab
     items = [("stores", f"{label_a}: {path_a}; {label_b}: {path_b}"),
              (f"card data {label_a}", version_of(points_a, "cards_hash")), (f"card data {label_b}", version_of(points_b, "cards_hash")),
              (f"kernel code {label_a}", version_of(points_a, "code_hash")), (f"kernel code {label_b}", version_of(points_b, "code_hash")),
+             ("matched ignoring", ", ".join(ignore) or "nothing (same rules, policy and weights)"),
              ("only in " + label_a, str(len([k for k in points_a if k not in points_b])) + " rule settings"),
              ("only in " + label_b, str(len([k for k in points_b if k not in points_a])) + " rule settings"),
              ("boardsim version", boardsim.__version__),
