@@ -190,13 +190,13 @@ def test_cli_re_run_resumes_and_report_rebuilds_from_the_store(coin_report, coin
 # ------------------------------------------------------------- findings on hand-built stores
 
 def crafted_store(spec, path, points, n=1000, seed=0, cards_hash="cards-1"):
-    """A store whose points have exactly the given wins: `points` is [(rules overrides, win array)]."""
+    """A store whose points have exactly the given wins: `points` is [(rules overrides, win array[, policy])]."""
     store = ResultStore(path)
-    for overrides, wins in points:
+    for overrides, wins, *policy in points:
         rules = spec.resolve(None, overrides)
-        batch = spec.prepare(rules, "heuristic", None)
+        batch = spec.prepare(rules, policy[0] if policy else "heuristic", None)
         identity = {**batch.identity, "cards_hash": cards_hash}
-        key = f"k{abs(hash((str(sorted(identity['rules'].items())), cards_hash))) % 10**12:012d}"
+        key = f"k{abs(hash((str(sorted(identity['rules'].items())), identity['policy'], cards_hash))) % 10**12:012d}"
         store.add_point(key, identity, batch.provenance)
         frame = pd.DataFrame({"seed": np.full(n, seed, dtype=np.int64), "game_index": np.arange(n, dtype=np.int64),
                               "outcome": np.where(wins, "win", "bust"), "win": wins,
@@ -260,6 +260,32 @@ def test_a_dominant_character_is_flagged(coin_game, tmp_path):
     dominant = [f for f in report.findings if f.text.startswith("Dominant character: alice")]
     assert len(dominant) == 1 and dominant[0].flag
     assert not any(f.text.startswith("Dominant character: bob") for f in report.findings)
+
+
+def test_policy_gaps_and_a_verdict_that_changes_with_play_strength(coin_game, tmp_path):
+    # heuristic: fair 40%, short 20% (clearly harder); random: fair 10.0%, short 9.8% (no difference)
+    store = crafted_store(coin_game, tmp_path / "s", [
+        ({}, wins_first(100), "random"), ({"flips": 4}, wins_first(98), "random"),
+        ({}, wins_first(400), "heuristic"), ({"flips": 4}, wins_first(200), "heuristic")])
+    report = report_from_store(store.path, tmp_path / "r")
+    texts = [f.text for f in report.findings]
+    # a store lists policies in name order, so heuristic is the baseline
+    assert any(t.startswith("random vs heuristic at preset fair") and "10.0% vs 40.0%" in t for t in texts)
+    assert any(t.startswith("random vs heuristic at preset short") and "9.8% vs 20.0%" in t for t in texts)
+    weaker = [f for f in report.findings if f.text.startswith("short vs fair: harder under heuristic, not significant under random")]
+    assert len(weaker) == 1 and not weaker[0].flag and "-0.20 pt" in weaker[0].text
+    assert not any("reverses" in t for t in texts)
+
+
+def test_a_preset_step_that_reverses_with_the_policy_is_flagged(coin_game, tmp_path):
+    # heuristic: short is harder (40% -> 20%); random: short is easier (10% -> 14%)
+    store = crafted_store(coin_game, tmp_path / "s", [
+        ({}, wins_first(100), "random"), ({"flips": 4}, wins_first(140), "random"),
+        ({}, wins_first(400), "heuristic"), ({"flips": 4}, wins_first(200), "heuristic")])
+    report = report_from_store(store.path, tmp_path / "r")
+    reversed_ = [f for f in report.findings if f.text.startswith("The difficulty verdict reverses with play strength")]
+    assert len(reversed_) == 1 and reversed_[0].flag
+    assert "short vs fair: harder under heuristic, easier under random" in reversed_[0].text
 
 
 # -------------------------------------------------------------------------------------- diff

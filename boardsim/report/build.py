@@ -142,21 +142,26 @@ def _diff_text(cmp: stats.PairedDifference, p_adjusted: float) -> str:
 # ----------------------------------------------------------------------------------- sections
 
 def section_presets(ctx: Context) -> Section | None:
-    studies = [s for s in ctx.studies if "preset" in s.axes]
+    """Win rate per preset, and per value of a study's single integer axis (one series per
+    combination of the other axes: a team, a policy)."""
+    studies = [s for s in ctx.studies if "preset" in s.axes or len(s.int_axes) == 1]
     if not studies:
         return None
-    section = Section("presets", "Win rate per preset")
+    section = Section("presets", "Win rate per preset and rule setting")
     section.text("Each point is the share of games won with its 95% confidence interval (Wilson score; "
                  "Clopper-Pearson where counts are small). All points play the same deals (common random "
                  "numbers), so their differences are paired.")
     for study in studies:
-        others = [a for a in study.axes if a != "preset"]
+        x = "preset" if "preset" in study.axes else study.int_axes[0]
+        others = [a for a in study.axes if a != x]
         section.heading(study.title)
-        fig = figures.win_rate_by_category(study.table, "preset", others, ctx.target, ctx.preset_targets,
-                                           "preset (difficulty setting)")
-        band = f" Shaded: the target band {interval(*ctx.target)}%." if ctx.target else ""
-        section.figure(ctx.save(fig, f"presets-{study.name}", f"Win rate per preset, {study.title}.{band}"))
-        section.table(Table(study_display(study), f"{study.title}: every point"))
+        x_label = "preset (difficulty setting)" if x == "preset" else x.replace("_", " ")
+        band = ctx.target if x == "preset" else None
+        fig = figures.win_rate_by_category(study.table, x, others, band, ctx.preset_targets if x == "preset" else {},
+                                           x_label)
+        shaded = f" Shaded: the target band {interval(*band)}%." if band else ""
+        section.figure(ctx.save(fig, f"presets-{study.name}", f"Win rate per {x_label}, {study.title}.{shaded}"))
+        section.table(Table(study_display(study), f"{study.title}: every point", collapsed=len(study.table) > 16))
     return section
 
 
@@ -555,6 +560,8 @@ def _monotone_findings(ctx: Context) -> None:
             for (category, _, trend), p in zip(trends, trend_p):
                 by_category.setdefault(category, []).append((trend, p))
             for category, items in by_category.items():
+                if all(t.rate_a == 0 and t.rate_b == 0 for t, _ in items):
+                    continue  # never won at either end: nothing to say about a trend
                 where = f" ({category})" if category else ""
                 falling = sum(1 for t, p in items if p < ALPHA and t.diff < 0)
                 rising = sum(1 for t, p in items if p < ALPHA and t.diff > 0)
@@ -589,7 +596,44 @@ def _monotone_findings(ctx: Context) -> None:
                                             f"({checked} neighbouring pairs tested, paired McNemar, Holm)."))
 
 
+def _policy_gaps(ctx: Context) -> None:
+    """How much each policy wins over the study's first policy, on the same games at every setting."""
+    for study in ctx.studies:
+        if "policy" not in study.axes:
+            continue
+        others = [a for a in study.axes if a != "policy"]
+        policies = list(dict.fromkeys(study.table["policy"]))
+        first = policies[0]
+        by_setting = {label: group.drop_duplicates("policy").set_index("policy")["point"]
+                      for label, group in _groups(study.table, others)}
+        comparisons = []
+        for policy in policies[1:]:
+            for label, points in by_setting.items():
+                if policy in points.index and first in points.index:
+                    cmp = _paired(ctx, points[policy], points[first])
+                    if cmp is not None:
+                        comparisons.append((policy, label, cmp))
+        if not comparisons:
+            continue
+        adjusted = stats.holm([c.p_value for _, _, c in comparisons])
+        for policy in policies[1:]:
+            mine = [(label, cmp, p) for (pol, label, cmp), p in zip(comparisons, adjusted) if pol == policy]
+            if len(mine) <= 6:
+                for label, cmp, p in mine:
+                    where = f" at {label}" if label else ""
+                    ctx.findings.append(Finding(f"{policy} vs {first}{where} ({study.title}): {_diff_text(cmp, p)}."))
+                continue
+            diffs = np.array([c.diff for _, c, _ in mine])
+            higher = sum(1 for _, c, p in mine if p < ALPHA and c.diff > 0)
+            lower = sum(1 for _, c, p in mine if p < ALPHA and c.diff < 0)
+            ctx.findings.append(Finding(
+                f"{policy} vs {first} over the {len(mine)} settings of {study.title}: median paired difference "
+                f"{points_diff(float(np.median(diffs)))} (range {points_diff(diffs.min())} to {points_diff(diffs.max())}); "
+                f"significantly higher at {higher}, lower at {lower} (McNemar, Holm)."))
+
+
 def _policy_findings(ctx: Context) -> None:
+    _policy_gaps(ctx)
     for study in ctx.studies:
         if "policy" not in study.axes or "preset" not in study.axes:
             continue
@@ -597,42 +641,41 @@ def _policy_findings(ctx: Context) -> None:
         for label, group in _groups(study.table, others):
             verdicts = {}
             for policy, rows in group.groupby("policy", sort=False):
+                if _rarely_won(rows):
+                    continue  # said by _preset_findings: no verdict to compare
                 rows = list(rows.drop_duplicates("preset").itertuples(index=False))
                 pairs = [(a, b, _paired(ctx, b.point, a.point)) for a, b in zip(rows, rows[1:])]
-                pvals = stats.holm([c.p_value for _, _, c in pairs if c is not None]) if pairs else []
-                verdict = []
-                for (a, b, c), p in zip(pairs, pvals):
-                    verdict.append((a.preset, b.preset, 0 if p >= ALPHA else (-1 if c.diff < 0 else 1)))
-                verdicts[policy] = verdict
+                pairs = [(a, b, c) for a, b, c in pairs if c is not None]
+                pvals = stats.holm([c.p_value for _, _, c in pairs]) if pairs else []
+                verdicts[policy] = {(a.preset, b.preset): (0 if p >= ALPHA else (-1 if c.diff < 0 else 1), c)
+                                    for (a, b, c), p in zip(pairs, pvals)}
             if len(verdicts) < 2:
                 continue
             words = {-1: "harder", 0: "not distinguishable", 1: "easier"}
-            baseline_policy, baseline = next(iter(verdicts.items()))
+            reference, base = next(iter(verdicts.items()))
             where = f" ({label})" if label else ""
             for policy, verdict in list(verdicts.items())[1:]:
-                differ = [(a, b, v0, v1) for (a, b, v0), (_, _, v1) in zip(baseline, verdict) if v0 != v1]
-                if not differ:
+                steps = [step for step in base if step in verdict]
+                opposite = [s_ for s_ in steps if base[s_][0] * verdict[s_][0] == -1]
+                weaker = [s_ for s_ in steps if base[s_][0] != verdict[s_][0] and s_ not in opposite]
+                if opposite:
+                    detail = "; ".join(f"{b} vs {a}: {words[base[(a, b)][0]]} under {reference}, "
+                                       f"{words[verdict[(a, b)][0]]} under {policy}" for a, b in opposite)
+                    ctx.findings.append(Finding(f"The difficulty verdict{where} reverses with play strength: {detail} "
+                                                "(paired McNemar, Holm per policy).", True))
+                for a, b in weaker:
+                    (v0, c0), (v1, c1) = base[(a, b)], verdict[(a, b)]
+                    clear, vague = (reference, policy) if v0 else (policy, reference)
+                    cmp = c1 if v0 else c0
+                    d = diff_digits(cmp.low, cmp.high)
+                    ctx.findings.append(Finding(
+                        f"{b} vs {a}{where}: {words[v0 or v1]} under {clear}, not significant under {vague} "
+                        f"(paired difference {points_diff(cmp.diff, d)}, 95% CI {interval(cmp.low, cmp.high, d)} pt, "
+                        f"{cmp.n:,} games): more {vague} games would tell whether the step changes with play strength."))
+                if not opposite and not weaker:
                     ctx.findings.append(Finding(f"The difficulty verdict{where} is the same under {policy} as under "
-                                                f"{baseline_policy}: every preset step has the same significant direction "
+                                                f"{reference}: every preset step has the same significant direction "
                                                 "(paired McNemar, Holm per policy)."))
-                else:
-                    detail = "; ".join(f"{b} vs {a}: {words[v0]} under {baseline_policy}, {words[v1]} under {policy}"
-                                       for a, b, v0, v1 in differ)
-                    ctx.findings.append(Finding(f"The difficulty verdict{where} changes with play strength: {detail}.", True))
-            # how much each policy wins over the first, per preset
-            first = group[group["policy"] == baseline_policy].drop_duplicates("preset").set_index("preset")["point"]
-            comparisons = []
-            for policy, rows in group.groupby("policy", sort=False):
-                if policy == baseline_policy:
-                    continue
-                for row in rows.drop_duplicates("preset").itertuples(index=False):
-                    if row.preset in first.index:
-                        cmp = _paired(ctx, row.point, first[row.preset])
-                        if cmp is not None:
-                            comparisons.append((policy, row.preset, cmp))
-            adjusted = stats.holm([c.p_value for _, _, c in comparisons]) if comparisons else []
-            for (policy, preset, cmp), p in zip(comparisons, adjusted):
-                ctx.findings.append(Finding(f"{policy} vs {baseline_policy} at {preset}{where}: {_diff_text(cmp, p)}."))
 
 
 def section_findings(ctx: Context) -> Section | None:
@@ -644,10 +687,14 @@ def section_findings(ctx: Context) -> Section | None:
         return None
     section = Section("findings", "Findings")
     section.text("Sentences computed from the numbers in this report; each names the test behind it. "
+                 "Intervals are 95% CIs of one comparison; p-values are Holm-adjusted over the family of "
+                 "comparisons they belong to, so a step can have an interval that just excludes zero and "
+                 "still not be significant after adjustment. "
                  "Warnings mark what a designer should look at: difficulty steps that do not separate or go "
                  "the wrong way, presets outside their target band, dominant or never-useful characters.")
-    flagged = [f for f in ctx.findings if f.flag]
-    section.findings(flagged + [f for f in ctx.findings if not f.flag])
+    unique = list({f.text: f for f in ctx.findings}.values())  # studies that share points repeat a finding
+    ctx.findings[:] = [f for f in unique if f.flag] + [f for f in unique if not f.flag]
+    section.findings(ctx.findings)
     return section
 
 
