@@ -141,14 +141,12 @@ def _cards_list(rep: _Rep, file: str, data: dict, key: str, kind: str) -> list[_
 
 def _parse_board(rep: _Rep, data: dict, out: dict) -> None:
     b = _Card(rep, "board.toml", "", "", data)
-    b.keys(("columns", "enemy_rows", "ship_start_column", "overheat_track", "health", "extra_health",
+    b.keys(("columns", "enemy_rows", "ship_start_column", "extra_health",
             "tiers_1_2_players", "tiers_3_5_players", "upgrade_costs_1_2_players", "upgrade_costs_3_5_players",
             "rockets", "laser", "cooling", "deck_cards_per_level"))
     b.int("columns", S.N_COLS, S.N_COLS)
     b.int("enemy_rows", S.N_ROWS, S.N_ROWS)
     out["ship_start"] = b.int("ship_start_column", 1, S.N_COLS) - 1
-    out["overheat_track"] = b.int("overheat_track", 2, 9)
-    out["health"] = b.int("health", 1, 9)
     out["extra_health"] = b.int("extra_health", 0, 2)
     out["tiers"] = [b.int_list("tiers_1_2_players", 3, 0, 20), b.int_list("tiers_3_5_players", 3, 0, 20)]
     out["upgrade_costs"] = [b.int_list("upgrade_costs_1_2_players", S.N_CUBES, 1, 30),
@@ -346,7 +344,7 @@ def _arrays(out: dict) -> dict:
     a["boss_shield"] = np.array([r[2] for r in b], dtype=np.int8)
     a["boss_prefer"] = np.array([r[3] for r in b], dtype=np.int8)
     a["boss_fx"] = np.array([r[4] for r in b], dtype=np.int8)
-    for key in ("ship_start", "overheat_track", "health", "extra_health", "deck_per_level"):
+    for key in ("ship_start", "extra_health", "deck_per_level"):
         a[key] = out[key]
     for key in ("tiers", "upgrade_costs", "rockets", "laser", "cooling"):
         a[key] = np.array(out[key], dtype=np.int8)

@@ -84,8 +84,6 @@ CARDS_DTYPE = np.dtype([
     ("boss_prefer", np.int8, (N_BOSSES, 2)),   # -1 left, +1 right
     ("boss_fx", np.int8, (N_BOSSES, 4, MAX_FX)),
     ("ship_start", np.int8),
-    ("overheat_track", np.int8),
-    ("health", np.int8),
     ("extra_health", np.int8),
     ("tiers", np.int8, (2, 3)),                # [1-2 players, 3-5 players] x [1, 2, 3 XP]
     ("upgrade_costs", np.int8, (2, N_CUBES)),
@@ -124,6 +122,7 @@ STATE_DTYPE = np.dtype([
     ("xp", np.int16),             # XP marker position on the track
     ("xp_total", np.int16),       # XP gained in the game
     ("cubes", np.int8),           # upgrades bought
+    ("pending", np.int8),         # cubes reached but not yet placed on a path
     ("levels", np.int8, (4,)),    # rockets, laser, deck, health
     ("cdeck", np.int8, (MAX_CMD + MAX_UPG,)),
     ("cdeck_n", np.int16),
