@@ -79,7 +79,7 @@ def setup(st, cd, ru, root_seed, g):
     st.boss_hp = cd.boss_health[st.boss]
     st.boss_side = 0
     st.boss_absorbed = 0
-    st.round = 0
+    st.rounds = 0
     st.captain = 0
     st.crew_used = 0
     st.skip_cmd = 0
@@ -282,13 +282,13 @@ def command_phase(st, cd, ru, w, pol, n_played, scratch, log):
 
 @njit
 def play_round(st, cd, ru, w, pol, scratch, log):
-    st.round += 1
+    st.rounds += 1
     st.crew_used = 0
-    R.log_row(st, log, LOG_ROUND, st.captain, st.round, 0, 0, 0)
+    R.log_row(st, log, LOG_ROUND, st.captain, st.rounds, 0, 0, 0)
     hazard_phase(st, cd, ru, w, pol, log)
     n_played = play_commands(st, cd, ru, w, pol, log)
     command_phase(st, cd, ru, w, pol, n_played, scratch, log)
-    R.log_row(st, log, LOG_STATUS, 0, st.health, st.heat, st.xp_total, st.boss_hp)
+    R.log_row(st, log, LOG_STATUS, st.ship, st.health, st.heat, st.xp_total, st.boss_hp)
     st.captain = (st.captain + 1) % ru.players
 
 
@@ -297,13 +297,13 @@ def play_game(st, cd, ru, w, pol, root_seed, g, log, out):
     setup(st, cd, ru, root_seed, g)
     scratch = P.scratch_states(1)
     while st.outcome < 0:
-        if st.round >= ru.round_cap:
+        if st.rounds >= ru.round_cap:
             st.outcome = OUT_ROUND_CAP
             break
         play_round(st, cd, ru, w, pol, scratch, log)
-    R.log_row(st, log, LOG_END, 0, st.outcome, st.round, 0, 0)
+    R.log_row(st, log, LOG_END, 0, st.outcome, st.rounds, 0, 0)
     out.outcome = st.outcome
-    out.turns = st.round
+    out.turns = st.rounds
     out.boss = st.boss + 1
     out.boss_health_left = st.boss_hp
     out.boss_reached_round = st.boss_round

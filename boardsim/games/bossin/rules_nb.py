@@ -238,13 +238,18 @@ def break_line(st, cd, c, log):
 def col_insert(st, cd, c, k, e, log):
     """Put enemy e at index k of column c, pushing the cards from k on toward the ship; whatever is
     pushed past row C breaks the line (k beyond the column's room means e itself does)."""
+    if k >= capacity(st):
+        log_row(st, log, LOG_BREAK, 0, e, c, cd.en_attack[e], 0)
+        discard_enemy(st, e)
+        damage_ship(st, cd.en_attack[e], log)
+        return
+    if st.blen[c] >= capacity(st):
+        break_line(st, cd, c, log)
     n = st.blen[c]
     for i in range(n, k, -1):
         st.board[c, i] = st.board[c, i - 1]
     st.board[c, k] = e
     st.blen[c] = n + 1
-    while st.blen[c] > capacity(st):
-        break_line(st, cd, c, log)
 
 
 @njit
@@ -661,7 +666,7 @@ def boss_enters(st, cd, log):
     st.boss_col = st.ship
     st.boss_hp = cd.boss_health[st.boss]
     st.boss_side = 0
-    st.boss_round = st.round
+    st.boss_round = st.rounds
     log_row(st, log, LOG_BOSS, 2, st.boss, st.boss_col, st.boss_hp, 0)
 
 

@@ -144,7 +144,7 @@ STATE_DTYPE = np.dtype([
     ("boss_hp", np.int8),
     ("boss_side", np.int8),
     ("boss_absorbed", np.int8),
-    ("round", np.int16),
+    ("rounds", np.int16),
     ("captain", np.int8),
     ("crew_used", np.int8),
     ("skip_cmd", np.int8),        # a Boss EMP skips the next command

@@ -85,7 +85,7 @@ def describe_game(log: np.ndarray, cards, rules) -> list[str]:
         elif code == LOG_BOSS_FX:
             lines.append(f"    Boss hazard: {EFFECT_NAMES[a].replace('_', ' ')} (Boss in column {b + 1})")
         elif code == LOG_STATUS:
-            lines.append(f"  status: health {a}, heat {b}, XP {c}, Boss health {d}")
+            lines.append(f"  status: ship in column {seat + 1}, health {a}, heat {b}, XP {c}, Boss health {d}")
         elif code == LOG_END:
             lines.append(f"== game over after {b} turns: {OUTCOME_NAMES[a]}")
     return lines
