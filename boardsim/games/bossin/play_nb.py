@@ -85,7 +85,7 @@ def setup(st, cd, ru, root_seed, g):
     st.skip_cmd = 0
     st.imagine = 0
     st.destroyed = 0
-    st.boss_round = -1
+    st.boss_round = 0
     st.outcome = -1
     st.log_n = 0
 

@@ -419,11 +419,6 @@ def plan_column(st, cd, ru, w, pol, col, cards, used, scratch, log):
                 best_v = v
                 best = (j, False, 0, 0)
             continue
-        scratch[0] = st
-        v = imagine(scratch[0], cd, ru, w, col, kind, True, 0, 0, False, log)
-        if v > best_v:
-            best_v = v
-            best = (j, True, 0, 0)
         for i in range(n_options(kind)):
             ok, a, b = option_args(st, cd, ru, kind, i)
             if not ok:
@@ -433,6 +428,12 @@ def plan_column(st, cd, ru, w, pol, col, cards, used, scratch, log):
             if v > best_v:
                 best_v = v
                 best = (j, False, a, b)
+        # cooling instead only when strictly better than every way of resolving the card
+        scratch[0] = st
+        v = imagine(scratch[0], cd, ru, w, col, kind, True, 0, 0, False, log)
+        if v > best_v:
+            best_v = v
+            best = (j, True, 0, 0)
     return best
 
 
