@@ -100,3 +100,10 @@ def test_trace_reads_as_a_game():
     assert "hazard 1:" in text and "plays a card face down" in text and "column 4:" in text
     row = boardsim.simulate("bossin", n=2, seed=3, policy="heuristic", params={"players": 3}).iloc[1]
     assert lines[-1] == f"== game over after {int(row['turns'])} turns: {row['outcome']}"
+
+
+def test_characters_sets_the_crew_and_a_game_without_a_team_says_so():
+    df = boardsim.simulate("bossin", characters="gunner+pilot", n=5, seed=1, policy="random")
+    assert df.attrs["provenance"]["rules"]["crew"] == "gunner,pilot"
+    spec = boardsim.get_game("bossin")
+    assert spec.team_param() == "crew" and boardsim.get_game("bebop").team_param() == "characters"
