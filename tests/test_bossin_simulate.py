@@ -107,3 +107,15 @@ def test_characters_sets_the_crew_and_a_game_without_a_team_says_so():
     assert df.attrs["provenance"]["rules"]["crew"] == "gunner,pilot"
     spec = boardsim.get_game("bossin")
     assert spec.team_param() == "crew" and boardsim.get_game("bebop").team_param() == "characters"
+
+
+def test_trajectory_follows_the_simulated_game():
+    rules = G.GAME.resolve(None, {"players": 3})
+    batch = G.prepare(rules, "heuristic", None)
+    row = boardsim.simulate("bossin", n=3, seed=6, policy="heuristic", params={"players": 3}).iloc[2]
+    traj = G.trajectory(batch, 6, 2)
+    assert list(traj["turn"]) == list(range(1, int(row["turns"]) + 1))
+    assert traj["enemies_destroyed"].is_monotonic_increasing
+    assert traj["enemies_destroyed"].iloc[-1] <= row["enemies_destroyed"]
+    assert traj["health"].between(0, 5).all()
+    assert row["boss_damage"] + row["boss_health_left"] == G.load_cards().arrays["boss_health"][row["boss"] - 1]

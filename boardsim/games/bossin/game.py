@@ -45,7 +45,7 @@ PRESETS = {
 POLICIES = ("random", "heuristic", "open-hands")
 POLICY_DIR = Path(__file__).parent / "policies"
 
-OUTCOME_COLUMNS = ("outcome", "win", "turns", "boss", "boss_health_left", "boss_reached_round", "health",
+OUTCOME_COLUMNS = ("outcome", "win", "turns", "boss", "boss_health_left", "boss_damage", "boss_reached_round", "health",
                    "overheat", "xp", "upgrades_bought", "enemies_destroyed", "enemies_left")
 
 
@@ -189,25 +189,43 @@ def simulate(rules: dict[str, Any], n: int, seed: int, policy: str, cards: str |
     return df
 
 
-def play_one(rules: dict[str, Any], seed: int, game_index: int, policy: str, cards: str | None,
-             log_capacity: int = 100_000):
-    """Play one game with its event log; returns (outcome row, log rows, card set, final state)."""
+def play_logged(batch: Batch, seed: int, game_index: int, log_capacity: int = 100_000):
+    """Play one game of a prepared Batch with its event log; returns (outcome row, log rows, state)."""
     from boardsim.runner import kernel_view
 
     from .play_nb import play_game
     from .state_nb import LOG_WIDTH, OUTCOME_DTYPE, STATE_DTYPE
 
-    card_set = load_cards(cards)
-    pol, weights, _ = policy_weights(policy)
-    cards_rec = kernel_view(cards_record(card_set))
-    rules_rec = kernel_view(rules_record(rules))
+    cards_arr, rules_arr, weights, pol = batch.args
     state = kernel_view(np.zeros(1, dtype=STATE_DTYPE))
     log = np.zeros((log_capacity, LOG_WIDTH), dtype=np.int32)
     out = kernel_view(np.zeros(1, dtype=OUTCOME_DTYPE))
     with np.errstate(over="ignore"):
-        play_game(state[0], cards_rec[0], rules_rec[0], weights, np.int64(pol), np.uint64(seed),
-                  np.int64(game_index), log, out[0])
-    return out[0], log[: state[0]["log_n"]], card_set, state
+        play_game(state[0], kernel_view(cards_arr)[0], kernel_view(rules_arr)[0], weights, np.int64(pol),
+                  np.uint64(seed), np.int64(game_index), log, out[0])
+    return out[0], log[: state[0]["log_n"]], state
+
+
+def play_one(rules: dict[str, Any], seed: int, game_index: int, policy: str, cards: str | None,
+             log_capacity: int = 100_000):
+    """Play one game with its event log; returns (outcome row, log rows, card set, final state)."""
+    row, log, state = play_logged(prepare(rules, policy, cards), seed, game_index, log_capacity)
+    return row, log, load_cards(cards), state
+
+
+def trajectory(batch: Batch, seed: int, game_index: int) -> pd.DataFrame:
+    """Health, heat, XP and the Boss's health at the end of every round of one game (for reports)."""
+    from .state_nb import LOG_KILL, LOG_STATUS
+
+    _, log, _ = play_logged(batch, seed, game_index)
+    rows, rnd, kills = [], 0, 0
+    for code, _seat, a, b, c, d in log.tolist():
+        if code == LOG_KILL:
+            kills += 1
+        elif code == LOG_STATUS:
+            rnd += 1
+            rows.append((rnd, a, b, c, d, kills))
+    return pd.DataFrame(rows, columns=["turn", "health", "overheat", "xp", "boss_health", "enemies_destroyed"])
 
 
 def trace(rules: dict[str, Any], seed: int, game_index: int, policy: str, cards: str | None) -> list[str]:

@@ -306,6 +306,7 @@ def play_game(st, cd, ru, w, pol, root_seed, g, log, out):
     out.turns = st.rounds
     out.boss = st.boss + 1
     out.boss_health_left = st.boss_hp
+    out.boss_damage = cd.boss_health[st.boss] - st.boss_hp
     out.boss_reached_round = st.boss_round
     out.health = st.health
     out.overheat = st.heat

@@ -160,6 +160,7 @@ OUTCOME_DTYPE = np.dtype([
     ("turns", np.int16),
     ("boss", np.int8),
     ("boss_health_left", np.int8),
+    ("boss_damage", np.int8),          # damage dealt to the Boss and not healed (more is closer to a win)
     ("boss_reached_round", np.int16),   # round the Boss entered; 0 = never
     ("health", np.int8),
     ("overheat", np.int8),
