@@ -13,7 +13,7 @@ def _checked(game, preset, params, characters, seed, policy) -> dict[str, Any]:
     """Validate what simulate and trace share; return the resolved rules."""
     merged = dict(params or {})
     if characters is not None:
-        merged["characters"] = characters
+        merged[game.team_param()] = characters
     rules = game.resolve(preset, merged)
     if not 0 <= int(seed) < 2**63:
         raise ParamError(f"seed: {seed}; allowed: an integer 0..2**63-1")
@@ -37,7 +37,7 @@ def simulate(
     """Simulate `n` games and return one row per game.
 
     `preset` applies a named difficulty, `params` overrides single parameters, `characters` is a
-    team such as "spike,jet". Game g of seed s is the same game whatever `threads` is, so results are
+    team such as "spike,jet" (it sets the game's team parameter: Bebop's characters, Bossin's crew). Game g of seed s is the same game whatever `threads` is, so results are
     reproducible on any machine. `cards` is a directory of replacement card-data files.
     `progress(k)` is called with the number of games just finished. The returned frame's
     `attrs["provenance"]` records seed, rules, policy, card-data hash and versions.

@@ -12,6 +12,7 @@ from .spec import GameSpec
 # name -> module that defines `GAME: GameSpec`
 GAME_MODULES = {
     "bebop": "boardsim.games.bebop.game",
+    "bossin": "boardsim.games.bossin.game",
 }
 
 _loaded: dict[str, GameSpec] = {}

@@ -166,6 +166,15 @@ class GameSpec:
             f"game '{self.name}' has no parameter '{name}'; allowed: {', '.join(p.name for p in self.params)}"
         )
 
+    def team_param(self) -> str:
+        """The parameter that `characters=` / `--characters` sets: the game's first "team" parameter
+        (Bebop's `characters`, Bossin' Space's `crew`)."""
+        for spec in self.params:
+            if spec.kind == "team":
+                return spec.name
+        raise ParamError(f"game '{self.name}' has no team parameter for --characters; "
+                         f"allowed: {', '.join(p.name for p in self.params)} with --param")
+
     def resolve(self, preset: str | None = None, params: dict[str, Any] | None = None) -> dict[str, Any]:
         """Defaults, then the preset (the game's default preset if none), then explicit params."""
         rules = {spec.name: spec.default for spec in self.params}

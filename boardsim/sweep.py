@@ -142,7 +142,7 @@ def sweep(
 
     params = dict(params or {})
     if characters is not None:
-        params["characters"] = characters
+        params[spec.team_param()] = characters
     axes = parse_grid(spec, grid)
     points = grid_points(axes, mode)
     batches = _point_batches(spec, points, preset, params, policy, cards)

@@ -124,7 +124,7 @@ def tune(
             raise ParamError(f"{name}: {value}; allowed: an integer >= {low}")
     params = dict(params or {})
     if characters is not None:
-        params["characters"] = characters
+        params[spec.team_param()] = characters
     rules = spec.resolve(preset, params)
     names = [w.name for w in spec.weights]
     low = np.array([w.low for w in spec.weights])

@@ -56,7 +56,7 @@ def rule_options(func):
     """Options that pick the rules and the players: shared by simulate and trace."""
     options = [
         click.option("--preset", "-p", metavar="NAME", help="Named difficulty/rule preset (see `boardsim games`)."),
-        click.option("--characters", "-c", metavar="A,B", help="The team, e.g. spike,jet."),
+        click.option("--characters", "-c", metavar="A,B", help="The team (the game's team parameter), e.g. spike,jet for bebop, pilot,gunner for bossin."),
         click.option(
             "--param", "params", type=ASSIGNMENT, multiple=True,
             help="Override one rule parameter, e.g. --param vicious=4 (repeatable).",

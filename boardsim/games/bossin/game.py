@@ -1,0 +1,266 @@
+"""Bossin' Space: parameters, presets, and the bridge from Python to the kernels."""
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+
+import boardsim
+from boardsim._jit import kernel_source_hash
+from boardsim.errors import ParamError
+from boardsim.spec import Batch, GameSpec, ParamSpec, WeightSpec
+
+from . import cards as cards_mod
+from .state_nb import CREW_NAMES
+
+GAME_VERSION = "1.0"
+
+PARAMS = (
+    ParamSpec("players", "int", 2, "players (1 = solo: draw 3 play 2, draw 4 play 2, no crew)", 1, 5),
+    ParamSpec("boss", "int", 0, "the Boss (1-5); 0 = a random Boss each game", 0, 5),
+    ParamSpec("easy", "int", 0, "1 = Easy difficulty (the Help hazard cards are shuffled in)", 0, 1),
+    ParamSpec("start_health", "int", 3, "health tokens at the start", 1, 5),
+    ParamSpec("overheat", "int", 4, "position of the Overheat track that loses (the track starts at 1)", 2, 8),
+    ParamSpec("tier1", "int", -1, "1 XP enemies in the deck; -1 = the rulebook's count for the players", -1, 10),
+    ParamSpec("tier2", "int", -1, "2 XP enemies in the deck; -1 = the rulebook's count for the players", -1, 10),
+    ParamSpec("tier3", "int", -1, "3 XP enemies in the deck; -1 = the rulebook's count for the players", -1, 8),
+    ParamSpec("crew", "team", CREW_NAMES,
+              "crew cards dealt in seat order (seat 1 gets the first; seats beyond the list get none)",
+              0, 5, CREW_NAMES),
+    ParamSpec("round_cap", "int", 60, "rounds before a game is stopped and recorded as round_cap", 1, 1000),
+)
+
+PRESETS = {
+    "easy": {"easy": 1},
+    "normal": {"easy": 0},
+}
+
+POLICIES = ("random", "heuristic", "open-hands")
+POLICY_DIR = Path(__file__).parent / "policies"
+
+OUTCOME_COLUMNS = ("outcome", "win", "turns", "boss", "boss_health_left", "boss_damage", "boss_reached_round", "health",
+                   "overheat", "xp", "upgrades_bought", "enemies_destroyed", "enemies_left")
+
+
+@lru_cache(maxsize=8)
+def _cards(directory: str | None):
+    return cards_mod.load_cards(directory)
+
+
+def load_cards(directory: str | Path | None = None):
+    return _cards(None if directory is None else str(Path(directory).resolve()))
+
+
+def cards_record(cards) -> np.ndarray:
+    from .state_nb import CARDS_DTYPE
+
+    rec = np.zeros(1, dtype=CARDS_DTYPE)
+    for name in CARDS_DTYPE.names:
+        rec[0][name] = cards.arrays[name]
+    return rec
+
+
+def rules_record(rules: dict[str, Any]) -> np.ndarray:
+    from .state_nb import RULES_DTYPE
+
+    rec = np.zeros(1, dtype=RULES_DTYPE)
+    rec["players"] = rules["players"]
+    rec["boss"] = rules["boss"]
+    rec["easy"] = rules["easy"]
+    rec["start_health"] = rules["start_health"]
+    rec["overheat"] = rules["overheat"]
+    rec["tiers"][0] = (rules["tier1"], rules["tier2"], rules["tier3"])
+    rec["seat_crew"][0] = -1
+    for seat, name in enumerate(rules["crew"][:5]):
+        rec["seat_crew"][0, seat] = CREW_NAMES.index(name)
+    rec["round_cap"] = rules["round_cap"]
+    return rec
+
+
+def policy_weights(policy: str) -> tuple[int, np.ndarray, str]:
+    """Policy id, weight vector and canonical description: "random", "heuristic", "open-hands", or
+    "heuristic:FILE" / "open-hands:FILE" with a TOML [weights] table (unnamed weights keep defaults)."""
+    from .policies_nb import DEFAULT_WEIGHTS, POLICY_IDS, WEIGHT_NAMES
+
+    name, _, path = policy.partition(":")
+    if name not in POLICY_IDS:
+        raise ParamError(f"policy '{policy}' unknown; allowed: {', '.join(POLICY_IDS)} (heuristic:FILE for tuned weights)")
+    weights = DEFAULT_WEIGHTS.copy()
+    if path:
+        if name == "random":
+            raise ParamError(f"policy '{policy}': random takes no weights file")
+        shipped = POLICY_DIR / f"{path}.toml"
+        if not Path(path).exists() and shipped.exists():
+            path = str(shipped)
+        try:
+            table = tomllib.loads(Path(path).read_text()).get("weights", {})
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise ParamError(f"{path}: cannot read weights ({str(exc).splitlines()[0]})") from None
+        for key, val in table.items():
+            if key not in WEIGHT_NAMES:
+                raise ParamError(f"{path}: field 'weights.{key}' unknown; allowed: {', '.join(WEIGHT_NAMES)}")
+            if not isinstance(val, (int, float)) or isinstance(val, bool):
+                raise ParamError(f"{path}: field 'weights.{key}' must be a number, got {val!r}")
+            weights[WEIGHT_NAMES.index(key)] = float(val)
+    described = name if not path else f"{name}:{Path(path).name}"
+    return POLICY_IDS[name], weights, described
+
+
+KERNEL = "boardsim.games.bossin.batch_nb:play_games"
+CODE_HASH = kernel_source_hash(Path(__file__).parent)
+
+
+def _plain(rules: dict[str, Any]) -> dict[str, Any]:
+    return {k: (",".join(v) if isinstance(v, tuple) else v) for k, v in rules.items()}
+
+
+def prepare(rules: dict[str, Any], policy: str, cards: str | None,
+            weights: dict[str, float] | None = None) -> Batch:
+    """Kernel arguments and identity of one rule setting + policy + card set."""
+    from .policies_nb import POLICY_IDS, WEIGHT_NAMES
+    from .state_nb import OUTCOME_DTYPE, STATE_DTYPE
+
+    card_set = load_cards(cards)
+    pol, vector, described = policy_weights(policy)
+    for name, val in (weights or {}).items():
+        if name not in WEIGHT_NAMES:
+            raise ParamError(f"weight '{name}' unknown; allowed: {', '.join(WEIGHT_NAMES)}")
+        vector[WEIGHT_NAMES.index(name)] = float(val)
+    rules_plain = _plain(rules)
+    identity = {
+        "game": "bossin",
+        "game_version": GAME_VERSION,
+        "code_hash": CODE_HASH,
+        "rules": rules_plain,
+        "policy": described.split(":")[0],
+        "weights": dict(zip(WEIGHT_NAMES, map(float, vector))) if pol != POLICY_IDS["random"] else {},
+        "cards_hash": card_set.data_hash,
+    }
+    rules_hash = hashlib.sha256(json.dumps(
+        [rules_plain, card_set.data_hash, GAME_VERSION, CODE_HASH], sort_keys=True).encode()).hexdigest()[:16]
+    provenance = {
+        "policy": described + (" with tuned weights" if weights else ""),
+        "rules_hash": rules_hash,
+        "package_version": boardsim.__version__,
+        "cards_reconstructed": any(len(v) > 0 for v in card_set.reconstructed.values()),
+    }
+    args = (cards_record(card_set), rules_record(rules), vector, np.int64(pol))
+    return Batch(KERNEL, args, STATE_DTYPE, OUTCOME_DTYPE, identity, provenance)
+
+
+def outcome_frame(rows: np.ndarray, seed: int, first_index: int) -> pd.DataFrame:
+    from .state_nb import OUTCOME_NAMES
+
+    df = pd.DataFrame({name: rows[name] for name in rows.dtype.names})
+    df.insert(0, "game_index", np.arange(first_index, first_index + len(rows), dtype=np.int64))
+    df.insert(0, "seed", np.full(len(rows), seed, dtype=np.int64))
+    df["outcome"] = pd.Categorical.from_codes(rows["outcome"].astype(np.int8), categories=list(OUTCOME_NAMES))
+    df.insert(3, "win", rows["outcome"] == 0)
+    return df
+
+
+def simulate(rules: dict[str, Any], n: int, seed: int, policy: str, cards: str | None,
+             threads: int | None, progress: Callable[[int], None] | None, first_index: int = 0) -> pd.DataFrame:
+    from boardsim.runner import resolve_kernel, run_batch
+
+    batch = prepare(rules, policy, cards)
+    kernel = resolve_kernel(batch.kernel)
+    run_batch(kernel, batch.args, batch.state_dtype, batch.out_dtype, 0, seed, threads=1)
+    started = time.perf_counter()
+    rows = run_batch(kernel, batch.args, batch.state_dtype, batch.out_dtype, n, seed,
+                     first_index=first_index, threads=threads, progress=progress)
+    df = outcome_frame(rows, seed, first_index)
+    ident = batch.identity
+    df.attrs["provenance"] = {
+        "game": "bossin", "game_version": GAME_VERSION, "code_hash": ident["code_hash"],
+        "package_version": boardsim.__version__, "seed": seed, "n": n,
+        "policy": batch.provenance["policy"], "weights": ident["weights"], "rules": ident["rules"],
+        "rules_hash": batch.provenance["rules_hash"], "cards_hash": ident["cards_hash"],
+        "cards_reconstructed": batch.provenance["cards_reconstructed"], "threads": threads,
+        "seconds": round(time.perf_counter() - started, 3),
+    }
+    return df
+
+
+def play_logged(batch: Batch, seed: int, game_index: int, log_capacity: int = 100_000):
+    """Play one game of a prepared Batch with its event log; returns (outcome row, log rows, state)."""
+    from boardsim.runner import kernel_view
+
+    from .play_nb import play_game
+    from .state_nb import LOG_WIDTH, OUTCOME_DTYPE, STATE_DTYPE
+
+    cards_arr, rules_arr, weights, pol = batch.args
+    state = kernel_view(np.zeros(1, dtype=STATE_DTYPE))
+    log = np.zeros((log_capacity, LOG_WIDTH), dtype=np.int32)
+    out = kernel_view(np.zeros(1, dtype=OUTCOME_DTYPE))
+    with np.errstate(over="ignore"):
+        play_game(state[0], kernel_view(cards_arr)[0], kernel_view(rules_arr)[0], weights, np.int64(pol),
+                  np.uint64(seed), np.int64(game_index), log, out[0])
+    return out[0], log[: state[0]["log_n"]], state
+
+
+def play_one(rules: dict[str, Any], seed: int, game_index: int, policy: str, cards: str | None,
+             log_capacity: int = 100_000):
+    """Play one game with its event log; returns (outcome row, log rows, card set, final state)."""
+    row, log, state = play_logged(prepare(rules, policy, cards), seed, game_index, log_capacity)
+    return row, log, load_cards(cards), state
+
+
+def trajectory(batch: Batch, seed: int, game_index: int) -> pd.DataFrame:
+    """Health, heat, XP and the Boss's health at the end of every round of one game (for reports)."""
+    from .state_nb import LOG_KILL, LOG_STATUS
+
+    _, log, _ = play_logged(batch, seed, game_index)
+    rows, rnd, kills = [], 0, 0
+    for code, _seat, a, b, c, d in log.tolist():
+        if code == LOG_KILL:
+            kills += 1
+        elif code == LOG_STATUS:
+            rnd += 1
+            rows.append((rnd, a, b, c, d, kills))
+    return pd.DataFrame(rows, columns=["turn", "health", "overheat", "xp", "boss_health", "enemies_destroyed"])
+
+
+def trace(rules: dict[str, Any], seed: int, game_index: int, policy: str, cards: str | None) -> list[str]:
+    from .trace import describe_game
+
+    row, log, card_set, _ = play_one(rules, seed, game_index, policy, cards)
+    header = (f"Bossin' Space: seed {seed}, game {game_index}, {rules['players']} player"
+              f"{'s' if rules['players'] != 1 else ''}, {'easy' if rules['easy'] else 'normal'}, "
+              f"Boss {card_set.boss_names[int(row['boss']) - 1]}, policy {policy}")
+    return [header] + describe_game(log, card_set, rules)
+
+
+def tunable_weights() -> tuple[WeightSpec, ...]:
+    """The heuristic's weights with the range `tune` explores: 0 up to twice the default (at least 1)."""
+    from .policies_nb import WEIGHTS
+
+    return tuple(WeightSpec(name, float(default), 0.0, max(2.0 * default, 1.0), meaning)
+                 for name, default, meaning in WEIGHTS)
+
+
+GAME = GameSpec(
+    name="bossin",
+    title="Bossin' Space",
+    description="Co-operative space shooter with hidden hands: play commands secretly, survive the hazards, "
+                "defeat the Boss.",
+    version=GAME_VERSION,
+    params=PARAMS,
+    presets=PRESETS,
+    default_preset="normal",
+    policies=POLICIES,
+    simulate=simulate,
+    trace=trace,
+    load_cards=load_cards,
+    validate_cards=cards_mod.validate_dir,
+    prepare=prepare,
+    frame=outcome_frame,
+    weights=tunable_weights(),
+)
