@@ -37,8 +37,9 @@ def simulate(
     """Simulate `n` games and return one row per game.
 
     `preset` applies a named difficulty, `params` overrides single parameters, `characters` is a
-    team such as "spike,jet" (it sets the game's team parameter: Bebop's characters, Bossin's crew). Game g of seed s is the same game whatever `threads` is, so results are
-    reproducible on any machine. `cards` is a directory of replacement card-data files.
+    team such as "spike,jet" (it sets the game's team parameter: Bebop's characters, Bossin's
+    crew). Game g of seed s is the same game whatever `threads` is, so results are reproducible on
+    any machine. `cards` is a directory of replacement card-data files.
     `progress(k)` is called with the number of games just finished. The returned frame's
     `attrs["provenance"]` records seed, rules, policy, card-data hash and versions.
     """

@@ -31,6 +31,7 @@ class ParamSpec:
     low: int | None = None
     high: int | None = None
     choices: tuple[str, ...] = ()
+    ordered: bool = True  # False for an integer that only labels things (which Boss): no trend along it
 
     def allowed(self) -> str:
         if self.kind == "int":
@@ -85,11 +86,20 @@ class WeightSpec:
 @dataclass(frozen=True)
 class Margin:
     """An outcome column that says how close a lost game came to winning (a report's near-miss
-    section). `goal(rules)` is the value a win needs, if there is one; more is closer."""
+    section). Either `goal(rules)` is the value a win needs (more is closer), or `remaining` says
+    the column already counts what was still missing (0 is a win, less is closer); or neither, and
+    the report just shows the column's mean over lost games."""
 
     column: str
     label: str
     goal: Callable[[dict[str, Any]], float] | None = None
+    remaining: bool = False
+
+    def shortfall(self, values, rules: dict[str, Any]):
+        """How much each lost game still needed (None when the margin has no goal)."""
+        if self.remaining:
+            return values
+        return None if self.goal is None else self.goal(rules) - values
 
 
 @dataclass(frozen=True)

@@ -230,6 +230,36 @@ def test_a_monotone_axis_gets_no_warning(coin_game, tmp_path):
     assert any("No single step of bias goes significantly against" in f.text for f in report.findings)
 
 
+def test_every_study_gets_its_own_trend_findings(coin_game, tmp_path):
+    from boardsim.report.data import StudyData
+
+    store = crafted_store(coin_game, tmp_path / "s", [({"bias": b, "flips": f}, wins_first(k + f)) for f in (4, 12)
+                                                     for b, k in ((10, 100), (20, 200), (30, 300))])
+    rows = GameRows(store, 0)
+    table = study_from_store(coin_game, store, 0, rows).table
+    studies = [StudyData(f"flips{f}", f"Flips {f}", ["bias"], table[table["flips"] == f].reset_index(drop=True), ["bias"])
+               for f in (4, 12)]
+    report = build_report(coin_game, store, tmp_path / "r", studies, 0, "t", rows=rows)
+    for title in ("Flips 4", "Flips 12"):
+        assert any(f.text.startswith("Raising bias from 10 to 30 raises the win rate in all 1 slice of " + title)
+                   for f in report.findings)
+
+
+def test_an_unordered_integer_gets_no_trend_findings(coin_game, tmp_path):
+    import dataclasses
+
+    from boardsim import registry
+
+    # the same reversal as above, but the game declares bias a label (like Bossin's Boss number)
+    params = tuple(dataclasses.replace(p, ordered=False) if p.name == "bias" else p for p in coin_game.params)
+    registry.register(dataclasses.replace(coin_game, params=params))
+    store = crafted_store(coin_game, tmp_path / "s", [({"bias": b}, wins_first(k)) for b, k in
+                                                     ((10, 100), (20, 300), (30, 200), (40, 400))])
+    report = report_from_store(store.path, tmp_path / "r")
+    texts = [f.text for f in report.findings]
+    assert texts and not any(t.startswith(("Non-monotone", "Raising bias", "Bias from", "No single step")) for t in texts)
+
+
 def test_preset_steps_and_target_bands(coin_game, tmp_path):
     # fair 40%, rigged 39.5% (not separable), short 10%; fair and rigged paired on the same games
     store = crafted_store(coin_game, tmp_path / "s", [

@@ -236,7 +236,7 @@ def section_losses(ctx: Context) -> Section | None:
     section.figure(ctx.save(fig, "outcomes", f"How the games ended (%), {ctx.headline.title}."))
     rows = []
     curves = []
-    goal_margin = next((m for m in ctx.spec.margins if m.goal is not None), None)
+    goal_margin = next((m for m in ctx.spec.margins if m.goal is not None or m.remaining), None)
     for label, key in zip(labels, keys):
         games = ctx.rows.point(key)
         lost = games[~games["win"].to_numpy(bool)]
@@ -247,13 +247,13 @@ def section_losses(ctx: Context) -> Section | None:
             if margin.column not in lost.columns or not len(lost):
                 continue
             values = lost[margin.column].to_numpy(dtype=float)
-            if margin.goal is not None:
-                short = margin.goal(ctx.rules(key)) - values
+            short = margin.shortfall(values, ctx.rules(key))
+            if short is not None:
                 row[f"one {margin.label.rstrip('s').lower()} short (% of lost)"] = pct(float(np.mean(short <= 1)))
                 row[f"{margin.label} (median of lost)"] = f"{np.median(values):g}"
                 if margin is goal_margin and len(curves) < 8:
                     counts = pd.Series(short).value_counts(normalize=True).sort_index()
-                    curves.append((label, counts.reindex(range(1, int(short.max()) + 1), fill_value=0.0)))
+                    curves.append((label, counts.reindex(range(max(0, int(short.min())), int(short.max()) + 1), fill_value=0.0)))
             else:
                 mean, low, high = stats.mean_interval(values)
                 row[f"{margin.label} (mean of lost)"] = f"{mean:.2f} [{low:.2f}, {high:.2f}]"
@@ -271,7 +271,7 @@ def section_losses(ctx: Context) -> Section | None:
         text = ", ".join(f"{pct(v)} {k.replace('_', ' ')}" for k, v in causes.items() if v > 0)
         ctx.findings.append(Finding(f"How games are lost at {labels[0]}: {text} of {len(lost):,} lost games."))
         if goal_margin is not None and goal_margin.column in lost.columns:
-            short = goal_margin.goal(ctx.rules(keys[0])) - lost[goal_margin.column].to_numpy(dtype=float)
+            short = goal_margin.shortfall(lost[goal_margin.column].to_numpy(dtype=float), ctx.rules(keys[0]))
             k = int(np.sum(short <= 1))
             share, low, high, _ = stats.rate_interval(k, len(lost))
             ctx.findings.append(Finding(
@@ -295,11 +295,12 @@ def _character_block(ctx: Context, section: Section, study: StudyData, team_axis
         return
     model = stats.character_effects(counts)
     main = model.main.sort_values("coef", ascending=False, kind="stable").reset_index(drop=True)
-    fig = figures.effects_forest(main)
+    member = team_axis[:-1] if team_axis.endswith("s") else team_axis
+    fig = figures.effects_forest(main, member)
     section.figure(ctx.save(fig, f"effects-{study.name}-{index}",
-                            f"Character main effects{suffix}: log-odds of winning relative to the average character."))
+                            f"Main effects{suffix}: log-odds of winning relative to the average {member}."))
     section.table(Table(pd.DataFrame({
-        "character": main["character"], "effect (log-odds)": main["coef"].map(lambda v: f"{v:+.2f}"),
+        member: main["character"], "effect (log-odds)": main["coef"].map(lambda v: f"{v:+.2f}"),
         "95% CI": [f"[{a:+.2f}, {b:+.2f}]" for a, b in zip(main["low"], main["high"])],
         "odds ratio": main["odds_ratio"].map(lambda v: f"{v:.2f}"), "p (Holm)": main["p_holm"].map(p_text),
         "teams": main["teams"]}), f"Main effects ({model.fit_method}){suffix}"))
@@ -325,24 +326,26 @@ def _character_block(ctx: Context, section: Section, study: StudyData, team_axis
             f"Pair interactions{suffix}", collapsed=True))
     for note in model.notes:
         section.note(f"Model note: {note}.")
-    _character_findings(ctx, ranking, main, inter, suffix)
+    _character_findings(ctx, ranking, main, inter, suffix, member)
 
 
-def _character_findings(ctx: Context, ranking: pd.DataFrame, main: pd.DataFrame, inter: pd.DataFrame, suffix: str) -> None:
+def _character_findings(ctx: Context, ranking: pd.DataFrame, main: pd.DataFrame, inter: pd.DataFrame, suffix: str,
+                        member: str) -> None:
     best_by_size = {size: set(group.iloc[0]["team"].split("+")) for size, group in ranking.groupby("size")
                     if len(group) >= 2}
     for _, row in main.iterrows():
         name = row["character"]
         text = (f"{name}{suffix}: {row['coef']:+.2f} log-odds [{row['low']:+.2f}, {row['high']:+.2f}] vs the average "
-                f"character (odds ratio {row['odds_ratio']:.2f}; Wald test, Holm {p_text(row['p_holm'])})")
+                f"{member} (odds ratio {row['odds_ratio']:.2f}; Wald test, Holm {p_text(row['p_holm'])})")
         significant = row["p_holm"] < ALPHA
         in_best = [size for size, best in best_by_size.items() if name in best]
-        if significant and row["coef"] > 0 and best_by_size and len(in_best) == len(best_by_size):
-            ctx.findings.append(Finding(f"Dominant character: {text}, and the best team of every size includes {name}.", True))
+        strongest = row["coef"] == main["coef"].max()
+        if significant and strongest and row["coef"] > 0 and best_by_size and len(in_best) == len(best_by_size):
+            ctx.findings.append(Finding(f"Dominant {member}: {text}, and the best team of every size includes {name}.", True))
         elif significant and row["coef"] < 0 and best_by_size and not in_best:
-            ctx.findings.append(Finding(f"Never-useful character: {text}, and no best team of any size includes {name}.", True))
+            ctx.findings.append(Finding(f"Never-useful {member}: {text}, and no best team of any size includes {name}.", True))
         elif significant:
-            ctx.findings.append(Finding(f"{'Strong' if row['coef'] > 0 else 'Weak'} character: {text}."))
+            ctx.findings.append(Finding(f"{'Strong' if row['coef'] > 0 else 'Weak'} {member}: {text}."))
     for _, row in inter[inter["estimable"] & (inter["p_holm"] < ALPHA)].iterrows():
         kind = "synergy" if row["coef"] > 0 else "anti-synergy"
         ctx.findings.append(Finding(f"Pair {kind}{suffix}: {row['pair']} {row['coef']:+.2f} log-odds "
@@ -359,9 +362,10 @@ def section_characters(ctx: Context) -> Section | None:
                 blocks.append((study, team_axis))
     if not blocks:
         return None
-    section = Section("characters", "Character combinations")
-    section.text("Teams ranked by win rate, then a logistic model of the per-team counts: each character's "
-                 "effect relative to the average character (teams of different sizes get their own baseline) "
+    axes = sorted({axis for _, axis in blocks})
+    section = Section("characters", "Team combinations" + f" ({', '.join(axes)})")
+    section.text("Teams ranked by win rate, then a logistic model of the per-team counts: each member's "
+                 "effect relative to the average member (teams of different sizes get their own baseline) "
                  "and each pair's interaction beyond the two main effects.")
     for study, team_axis in blocks:
         others = [a for a in study.axes if a != team_axis]
@@ -527,8 +531,11 @@ def _target_findings(ctx: Context) -> None:
 
 def _monotone_findings(ctx: Context) -> None:
     """Along every integer axis with 3+ values: the overall trend per slice, and significant reversals."""
+    ordered_params = {p.name for p in ctx.spec.params if p.ordered}
     for study in ctx.studies:
         for axis in study.int_axes:
+            if axis not in ordered_params:
+                continue
             values = sorted(study.table[axis].unique())
             if len(values) < 3:
                 continue
@@ -538,14 +545,14 @@ def _monotone_findings(ctx: Context) -> None:
                 by_value = group.drop_duplicates(axis).set_index(axis)["point"]
                 if len(by_value) < 3:
                     continue
-                ordered = [by_value[v] for v in values if v in by_value.index]
-                trend = _paired(ctx, ordered[-1], ordered[0])
+                keys = [by_value[v] for v in values if v in by_value.index]
+                trend = _paired(ctx, keys[-1], keys[0])
                 if trend is None:
                     continue
                 category = " · ".join(str(group.iloc[0][a]) for a in others if a not in study.int_axes)
                 trends.append((category, label, trend))
                 present = [v for v in values if v in by_value.index]
-                for (v0, k0), (v1, k1) in zip(zip(present, ordered), zip(present[1:], ordered[1:])):
+                for (v0, k0), (v1, k1) in zip(zip(present, keys), zip(present[1:], keys[1:])):
                     cmp = _paired(ctx, k1, k0)
                     if cmp is not None:
                         steps.append((label, v0, v1, cmp, trend))

@@ -181,7 +181,7 @@ def team_ranking(ranking: pd.DataFrame):
         rate = 100 * ranking["rate"].to_numpy()[mask]
         err = np.vstack([rate - 100 * ranking["low"].to_numpy()[mask], 100 * ranking["high"].to_numpy()[mask] - rate])
         ax.errorbar(rate, ys[mask], xerr=err, fmt=MARKERS[k % len(MARKERS)], color=PALETTE[k % len(PALETTE)],
-                    capsize=2.5, ms=5, label=f"{size} characters")
+                    capsize=2.5, ms=5, label=f"{size} member{'s' if size != 1 else ''}")
     ax.set_yticks(ys, ranking["team"])
     ax.set_xlabel("win rate (%), 95% CI")
     ax.set_xlim(left=0)
@@ -190,8 +190,8 @@ def team_ranking(ranking: pd.DataFrame):
     return fig
 
 
-def effects_forest(main: pd.DataFrame):
-    """Each character's effect on the log-odds of winning vs the average character, with 95% CI."""
+def effects_forest(main: pd.DataFrame, member: str = "character"):
+    """Each member's effect on the log-odds of winning vs the average member, with 95% CI."""
     fig, ax = plt.subplots(figsize=(5.5, 0.4 * len(main) + 1.2))
     ys = np.arange(len(main))[::-1]
     coef = main["coef"].to_numpy()
@@ -199,7 +199,7 @@ def effects_forest(main: pd.DataFrame):
     ax.errorbar(coef, ys, xerr=err, fmt="o", color=PALETTE[0], capsize=3)
     ax.axvline(0, color="black", lw=0.8)
     ax.set_yticks(ys, main["character"])
-    ax.set_xlabel("effect on the log-odds of winning vs the average character (95% CI)")
+    ax.set_xlabel(f"effect on the log-odds of winning vs the average {member} (95% CI)")
     ax.grid(axis="x", alpha=0.3)
     return fig
 

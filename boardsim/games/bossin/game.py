@@ -15,7 +15,7 @@ import pandas as pd
 import boardsim
 from boardsim._jit import kernel_source_hash
 from boardsim.errors import ParamError
-from boardsim.spec import Batch, GameSpec, ParamSpec, WeightSpec
+from boardsim.spec import Batch, GameSpec, Margin, ParamSpec, WeightSpec
 
 from . import cards as cards_mod
 from .state_nb import CREW_NAMES
@@ -24,7 +24,7 @@ GAME_VERSION = "1.0"
 
 PARAMS = (
     ParamSpec("players", "int", 2, "players (1 = solo: draw 3 play 2, draw 4 play 2, no crew)", 1, 5),
-    ParamSpec("boss", "int", 0, "the Boss (1-5); 0 = a random Boss each game", 0, 5),
+    ParamSpec("boss", "int", 0, "the Boss (1-5); 0 = a random Boss each game", 0, 5, ordered=False),
     ParamSpec("easy", "int", 0, "1 = Easy difficulty (the Help hazard cards are shuffled in)", 0, 1),
     ParamSpec("start_health", "int", 3, "health tokens at the start", 1, 5),
     ParamSpec("overheat", "int", 4, "position of the Overheat track that loses (the track starts at 1)", 2, 8),
@@ -263,4 +263,10 @@ GAME = GameSpec(
     prepare=prepare,
     frame=outcome_frame,
     weights=tunable_weights(),
+    margins=(
+        Margin("boss_health_left", "Boss health points", remaining=True),
+        Margin("enemies_destroyed", "enemies destroyed"),
+        Margin("upgrades_bought", "upgrades bought"),
+    ),
+    trajectory=trajectory,
 )
