@@ -144,7 +144,18 @@ def _diff_text(cmp: stats.PairedDifference, p_adjusted: float) -> str:
 def section_presets(ctx: Context) -> Section | None:
     """Win rate per preset, and per value of a study's single integer axis (one series per
     combination of the other axes: a team, a policy)."""
-    studies = [s for s in ctx.studies if "preset" in s.axes or len(s.int_axes) == 1]
+    def x_axis(study: StudyData) -> str | None:
+        if "preset" in study.axes:
+            return "preset"
+        if len(study.int_axes) == 1:
+            return study.int_axes[0]
+        # only categorical axes (a policy, say): the first one, unless it is a team the
+        # character section ranks
+        if not study.int_axes and study.axes and study.axes[0] not in _team_axes(ctx, study):
+            return study.axes[0]
+        return None
+
+    studies = [s for s in ctx.studies if x_axis(s) is not None]
     if not studies:
         return None
     section = Section("presets", "Win rate per preset and rule setting")
@@ -152,13 +163,13 @@ def section_presets(ctx: Context) -> Section | None:
                  "Clopper-Pearson where counts are small). All points play the same deals (common random "
                  "numbers), so their differences are paired.")
     for study in studies:
-        x = "preset" if "preset" in study.axes else study.int_axes[0]
+        x = x_axis(study)
         others = [a for a in study.axes if a != x]
         section.heading(study.title)
         x_label = "preset (difficulty setting)" if x == "preset" else x.replace("_", " ")
         band = ctx.target if x == "preset" else None
         fig = figures.win_rate_by_category(study.table, x, others, band, ctx.preset_targets if x == "preset" else {},
-                                           x_label)
+                                           x_label, connect=x == "preset" or x in study.int_axes)
         shaded = f" Shaded: the target band {interval(*band)}%." if band else ""
         section.figure(ctx.save(fig, f"presets-{study.name}", f"Win rate per {x_label}, {study.title}.{shaded}"))
         section.table(Table(study_display(study), f"{study.title}: every point", collapsed=len(study.table) > 16))

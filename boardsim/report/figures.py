@@ -50,8 +50,9 @@ def save(fig, folder: Path, name: str) -> bytes:
 
 
 def win_rate_by_category(table: pd.DataFrame, x: str, series: list[str], band: tuple[float, float] | None,
-                         preset_bands: dict[str, tuple[float, float]], x_label: str):
-    """Win rate (with 95% CI bars) per value of `x`, one coloured series per combination of `series`."""
+                         preset_bands: dict[str, tuple[float, float]], x_label: str, connect: bool = True):
+    """Win rate (with 95% CI bars) per value of `x`, one coloured series per combination of `series`;
+    points are joined by lines only when `x` is ordered (`connect`)."""
     categories = list(dict.fromkeys(table[x].astype(str)))
     groups = [("all", table)] if not series else list(table.groupby(series, sort=False))
     width = max(5.0, 1.1 * len(categories) + 2.5)
@@ -70,9 +71,11 @@ def win_rate_by_category(table: pd.DataFrame, x: str, series: list[str], band: t
         rate = 100 * group["win_rate"].to_numpy()
         err = np.vstack([rate - 100 * group["win_low"].to_numpy(), 100 * group["win_high"].to_numpy() - rate])
         label = key if isinstance(key, str) else " · ".join(map(str, key if isinstance(key, tuple) else (key,)))
-        ax.errorbar(xs, rate, yerr=err, fmt=MARKERS[j % len(MARKERS)] + "-", color=PALETTE[j % len(PALETTE)],
+        ax.errorbar(xs, rate, yerr=err, fmt=MARKERS[j % len(MARKERS)] + ("-" if connect else ""), color=PALETTE[j % len(PALETTE)],
                     capsize=3, ms=5, lw=1, label=None if label == "all" else label)
-    ax.set_xticks(range(len(categories)), categories)
+    long_labels = len(categories) > 3 and max(len(c) for c in categories) > 12
+    ax.set_xticks(range(len(categories)), categories, rotation=20 if long_labels else 0,
+                  ha="right" if long_labels else "center")
     ax.set_xlabel(x_label)
     ax.set_ylabel("win rate (%), 95% CI")
     ax.set_ylim(bottom=0)
