@@ -59,8 +59,8 @@ WEIGHTS = (
     ("refresh_below", 0.87, "captain: refresh a hand whose best card scores below this"),
     # the rollout policy (the heuristic ignores these; `tune` leaves them alone); see rollout_nb.py
     ("rollout_candidates", 3.0, "rollout: column choices compared at each arrangement decision (the heuristic's, then the planner's next best); 1 = plain heuristic"),
-    ("rollout_samples", 8.0, "rollout: imagined futures per candidate (the same futures for every candidate)"),
-    ("rollout_horizon", 2.0, "rollout: rounds played after the current one before scoring (below 0: to the end of the game)"),
+    ("rollout_samples", 4.0, "rollout: imagined futures per candidate (the same futures for every candidate)"),
+    ("rollout_horizon", 1.0, "rollout: rounds played after the current one before scoring (below 0: to the end of the game)"),
     ("rollout_leaf_mid", 0.0, "rollout: a future cut short by the horizon scores logistic((planner value - mid) / scale)"),
     ("rollout_leaf_scale", 5.0, "rollout: see rollout_leaf_mid"),
 )

@@ -228,10 +228,9 @@ def rollout_column(st, cd, ru, w, col, used, n_played, scratch, log):
 
 
 @njit
-def play_round_rollout(st, cd, ru, w, scratch, log):
-    """play_nb.play_round for the rollout policy: the captain's columns by rollout_column."""
+def command_phase_rollout(st, cd, ru, w, n_played, scratch, log):
+    """play_nb.command_phase for the rollout policy: the captain's columns by rollout_column."""
     pol = np.int64(P.POLICY_ROLLOUT)
-    n_played = PL.begin_round(st, cd, ru, w, pol, log)
     used = PL.start_commands(st, cd, ru, w, pol, n_played, scratch, log)
     for col in range(4):
         if st.outcome >= 0:
@@ -244,4 +243,11 @@ def play_round_rollout(st, cd, ru, w, scratch, log):
                 j, cooled, a, b = rollout_column(st, cd, ru, w, col, used, n_played, scratch, log)
         PL.place_column(st, cd, ru, w, pol, col, j, cooled, a, b, used, log)
     PL.end_commands(st, n_played)
+
+
+@njit
+def play_round_rollout(st, cd, ru, w, scratch, log):
+    """play_nb.play_round for the rollout policy."""
+    n_played = PL.begin_round(st, cd, ru, w, np.int64(P.POLICY_ROLLOUT), log)
+    command_phase_rollout(st, cd, ru, w, n_played, scratch, log)
     PL.end_round(st, ru, log)
