@@ -42,7 +42,7 @@ PRESETS = {
     "normal": {"easy": 0},
 }
 
-POLICIES = ("random", "heuristic", "open-hands")
+POLICIES = ("random", "heuristic", "open-hands", "rollout")
 POLICY_DIR = Path(__file__).parent / "policies"
 
 OUTCOME_COLUMNS = ("outcome", "win", "turns", "boss", "boss_health_left", "boss_damage", "boss_reached_round", "health",
@@ -85,7 +85,7 @@ def rules_record(rules: dict[str, Any]) -> np.ndarray:
 
 
 def policy_weights(policy: str) -> tuple[int, np.ndarray, str]:
-    """Policy id, weight vector and canonical description: "random", "heuristic", "open-hands", or
+    """Policy id, weight vector and canonical description: "random", "heuristic", "open-hands", "rollout", or
     "heuristic:FILE" / "open-hands:FILE" with a TOML [weights] table (unnamed weights keep defaults)."""
     from .policies_nb import DEFAULT_WEIGHTS, POLICY_IDS, WEIGHT_NAMES
 
@@ -239,11 +239,12 @@ def trace(rules: dict[str, Any], seed: int, game_index: int, policy: str, cards:
 
 
 def tunable_weights() -> tuple[WeightSpec, ...]:
-    """The heuristic's weights with the range `tune` explores: 0 up to twice the default (at least 1)."""
+    """The heuristic's weights with the range `tune` explores: 0 up to twice the default (at least 1).
+    The rollout_* weights are the rollout's budget and leaf, a cost choice rather than a style: not tuned."""
     from .policies_nb import WEIGHTS
 
     return tuple(WeightSpec(name, float(default), 0.0, max(2.0 * default, 1.0), meaning)
-                 for name, default, meaning in WEIGHTS)
+                 for name, default, meaning in WEIGHTS if not name.startswith("rollout_"))
 
 
 GAME = GameSpec(

@@ -5,6 +5,7 @@ from boardsim._jit import njit
 from boardsim.rng import rand_below, seed_stream, shuffle
 
 from . import policies_nb as P
+from . import rollout_nb as RO
 from . import rules_nb as R
 from .state_nb import (
     BOSS_CARD, BOSS_UNSEEN, BOSS_WAITING, H_HELP, HAND, LOG_COOL, LOG_CMD, LOG_END, LOG_HAZARD, LOG_PLAY,
@@ -242,54 +243,96 @@ def take_marked(st, seat, n_played, log):
 
 
 @njit
-def command_phase(st, cd, ru, w, pol, n_played, scratch, log):
-    """The captain arranges the revealed commands column by column; each column resolves its
-    command (or cools the ship with it), then its hazard, then its Boss hazard."""
+def place_column(st, cd, ru, w, pol, col, j, cooled, a, b, used, log):
+    """Column col: revealed command j (none if j < 0) resolved with choice (a, b) or used to cool the
+    ship, then the column's hazard and Boss hazard."""
+    emp = False
+    if j < 0:
+        st.skip_cmd = 0
+    else:
+        used[j] = True
+        kind = st.played[j]
+        if st.skip_cmd != 0:
+            st.skip_cmd = 0
+            R.log_row(st, log, LOG_SKIP, 0, kind, col, 0, 0)
+        elif cooled:
+            R.cool(st, cd, ru, log)
+            R.log_row(st, log, LOG_COOL, 0, kind, col, st.heat, 0)
+        else:
+            R.log_row(st, log, LOG_CMD, 0, kind, col, a, b)
+            emp = R.resolve_command(st, cd, ru, kind, a, b, log)
+    if st.outcome < 0:
+        P.finish_column(st, cd, ru, w, pol, col, emp, log)
+
+
+@njit
+def any_unused(used):
+    for j in range(4):
+        if not used[j]:
+            return True
+    return False
+
+
+@njit
+def columns_from(st, cd, ru, w, pol, first, used, scratch, log):
+    """Columns first..3, each arranged by the captain's planner."""
+    for col in range(first, 4):
+        if st.outcome >= 0:
+            break
+        j, cooled, a, b = -1, False, 0, 0
+        if any_unused(used):
+            j, cooled, a, b = P.plan_column(st, cd, ru, w, pol, col, st.played, used, scratch, log)
+        place_column(st, cd, ru, w, pol, col, j, cooled, a, b, used, log)
+
+
+@njit
+def start_commands(st, cd, ru, w, pol, n_played, scratch, log):
+    """The Hacker's swap; returns the revealed commands' used marks (missing ones count as used)."""
     P.plan_hacker(st, cd, ru, w, pol, scratch, log)
     used = np.zeros(4, np.bool_)
     for j in range(n_played, 4):
         used[j] = True
-    for col in range(4):
-        if st.outcome >= 0:
-            break
-        any_left = False
-        for j in range(4):
-            if not used[j]:
-                any_left = True
-        emp = False
-        if any_left:
-            j, cooled, a, b = P.plan_column(st, cd, ru, w, pol, col, st.played, used, scratch, log)
-            used[j] = True
-            kind = st.played[j]
-            if st.skip_cmd != 0:
-                st.skip_cmd = 0
-                R.log_row(st, log, LOG_SKIP, 0, kind, col, 0, 0)
-            elif cooled:
-                R.cool(st, cd, ru, log)
-                R.log_row(st, log, LOG_COOL, 0, kind, col, st.heat, 0)
-            else:
-                R.log_row(st, log, LOG_CMD, 0, kind, col, a, b)
-                emp = R.resolve_command(st, cd, ru, kind, a, b, log)
-        else:
-            st.skip_cmd = 0
-        if st.outcome >= 0:
-            break
-        P.finish_column(st, cd, ru, w, pol, col, emp, log)
+    return used
+
+
+@njit
+def end_commands(st, n_played):
     for j in range(n_played):
         R.discard_command(st, st.played[j])
     st.skip_cmd = 0
 
 
 @njit
-def play_round(st, cd, ru, w, pol, scratch, log):
+def command_phase(st, cd, ru, w, pol, n_played, scratch, log):
+    """The captain arranges the revealed commands column by column; each column resolves its
+    command (or cools the ship with it), then its hazard, then its Boss hazard."""
+    used = start_commands(st, cd, ru, w, pol, n_played, scratch, log)
+    columns_from(st, cd, ru, w, pol, 0, used, scratch, log)
+    end_commands(st, n_played)
+
+
+@njit
+def begin_round(st, cd, ru, w, pol, log):
+    """Hazard phase and secret play; returns how many commands lie on the table."""
     st.rounds += 1
     st.crew_used = 0
     R.log_row(st, log, LOG_ROUND, st.captain, st.rounds, 0, 0, 0)
     hazard_phase(st, cd, ru, w, pol, log)
-    n_played = play_commands(st, cd, ru, w, pol, log)
-    command_phase(st, cd, ru, w, pol, n_played, scratch, log)
+    return play_commands(st, cd, ru, w, pol, log)
+
+
+@njit
+def end_round(st, ru, log):
     R.log_row(st, log, LOG_STATUS, st.ship, st.health, st.heat, st.xp_total, st.boss_hp)
     st.captain = (st.captain + 1) % ru.players
+
+
+@njit
+def play_round(st, cd, ru, w, pol, scratch, log):
+    """One round with every decision by policy pol (never the rollout: its imagined futures use this)."""
+    n_played = begin_round(st, cd, ru, w, pol, log)
+    command_phase(st, cd, ru, w, pol, n_played, scratch, log)
+    end_round(st, ru, log)
 
 
 @njit
@@ -300,7 +343,10 @@ def play_game(st, cd, ru, w, pol, root_seed, g, log, out):
         if st.rounds >= ru.round_cap:
             st.outcome = OUT_ROUND_CAP
             break
-        play_round(st, cd, ru, w, pol, scratch, log)
+        if pol == P.POLICY_ROLLOUT:
+            RO.play_round_rollout(st, cd, ru, w, scratch, log)
+        else:
+            play_round(st, cd, ru, w, pol, scratch, log)
     R.log_row(st, log, LOG_END, 0, st.outcome, st.rounds, 0, 0)
     out.outcome = st.outcome
     out.turns = st.rounds

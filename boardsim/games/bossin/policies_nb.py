@@ -8,7 +8,8 @@ average stand-in (PHANTOM): it cannot peek at the enemy deck.
 
 Policies: random (uniform legal choices), heuristic (the weight vector below), open-hands (the
 heuristic, but the seats choose jointly as if they could see all hands: what the no-talking rule
-costs).
+costs), rollout (the heuristic, with the captain's column choices improved by imagined futures that
+respect hidden information: rollout_nb.py; its parameters are the rollout_* weights).
 """
 import numpy as np
 from numba.extending import overload
@@ -24,7 +25,9 @@ from .state_nb import (
 )
 
 POLICY_RANDOM, POLICY_HEURISTIC, POLICY_OPEN = 0, 1, 2
-POLICY_IDS = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "open-hands": POLICY_OPEN}
+POLICY_ROLLOUT = 3        # rollout_nb.rollout_column for the captain's arrangement, the heuristic for the rest
+POLICY_IDS = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "open-hands": POLICY_OPEN,
+              "rollout": POLICY_ROLLOUT}
 
 # (name, default, meaning): the heuristic's weight vector. The defaults were found by `boardsim tune
 # bossin --param players=4` (11 generations of 12 candidates, 1,500 games each, seeds 1000..1010) from
@@ -54,12 +57,19 @@ WEIGHTS = (
     ("up_deck", 0.57, "upgrade: appeal of the Deck path"),
     ("up_health", 0.73, "upgrade: appeal of an extra health token"),
     ("refresh_below", 0.87, "captain: refresh a hand whose best card scores below this"),
+    # the rollout policy (the heuristic ignores these; `tune` leaves them alone); see rollout_nb.py
+    ("rollout_candidates", 3.0, "rollout: column choices compared at each arrangement decision (the heuristic's, then the planner's next best); 1 = plain heuristic"),
+    ("rollout_samples", 4.0, "rollout: imagined futures per candidate (the same futures for every candidate)"),
+    ("rollout_horizon", 1.0, "rollout: rounds played after the current one before scoring (below 0: to the end of the game)"),
+    ("rollout_leaf_mid", 0.0, "rollout: a future cut short by the horizon scores logistic((planner value - mid) / scale)"),
+    ("rollout_leaf_scale", 5.0, "rollout: see rollout_leaf_mid"),
 )
 WEIGHT_NAMES = tuple(name for name, _, _ in WEIGHTS)
 DEFAULT_WEIGHTS = np.array([value for _, value, _ in WEIGHTS], dtype=np.float64)
 (W_V_HEALTH, W_V_HEAT, W_V_HEAT_DANGER, W_V_ENEMY, W_V_ENEMY_HP, W_V_LINE, W_V_EXPOSED, W_V_XP, W_V_UPGRADE,
  W_V_BOSS, W_PICK_EMP, W_PICK_MOVE, W_PICK_SHOOT, W_PICK_LASER, W_PICK_ROCKET, W_PICK_HEAL, W_PICK_TRACTOR,
- W_PICK_HEAT, W_PICK_REPEAT, W_UP_ROCKETS, W_UP_LASER, W_UP_DECK, W_UP_HEALTH, W_REFRESH) = range(len(WEIGHTS))
+ W_PICK_HEAT, W_PICK_REPEAT, W_UP_ROCKETS, W_UP_LASER, W_UP_DECK, W_UP_HEALTH, W_REFRESH,
+ W_ROLLOUT_CANDIDATES, W_ROLLOUT_SAMPLES, W_ROLLOUT_HORIZON, W_ROLLOUT_LEAF_MID, W_ROLLOUT_LEAF_SCALE) = range(len(WEIGHTS))
 
 NEG = -1e18
 

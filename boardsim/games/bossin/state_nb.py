@@ -21,9 +21,11 @@ HAND = 5
 N_CUBES = 8
 MAX_FX = 2
 
-# random streams, one per random process (common random numbers across rule settings)
-S_SETUP, S_COMMANDS, S_HAZARDS, S_SUMMON, S_POLICY = range(5)
-N_STREAMS = 5
+# random streams, one per random process (common random numbers across rule settings); S_ROLLOUT is
+# read only by the rollout policy (it seeds the futures it imagines), so the others are consumed
+# exactly as under the heuristic
+S_SETUP, S_COMMANDS, S_HAZARDS, S_SUMMON, S_POLICY, S_ROLLOUT = range(6)
+N_STREAMS = 6
 
 # command kinds
 (C_EMP, C_MOVE_L, C_MOVE_R, C_DMOVE_L, C_DMOVE_R, C_TRACTOR, C_SHOOT, C_HEAL, C_ROCKET, C_LASER,
