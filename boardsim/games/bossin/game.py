@@ -1,10 +1,6 @@
 """Bossin' Space: parameters, presets, and the bridge from Python to the kernels."""
 from __future__ import annotations
 
-import hashlib
-import json
-import time
-import tomllib
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
@@ -12,9 +8,9 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
-import boardsim
 from boardsim._jit import kernel_source_hash
-from boardsim.errors import ParamError
+from boardsim.game_bridge import make_batch, override_weights, read_policy, simulate_batch
+from boardsim.game_bridge import outcome_frame as bridge_outcome_frame
 from boardsim.spec import Batch, GameSpec, Margin, ParamSpec, WeightSpec
 
 from . import cards as cards_mod
@@ -85,40 +81,15 @@ def rules_record(rules: dict[str, Any]) -> np.ndarray:
 
 
 def policy_weights(policy: str) -> tuple[int, np.ndarray, str]:
-    """Policy id, weight vector and canonical description: "random", "heuristic", "open-hands", "rollout", or
-    "heuristic:FILE" / "open-hands:FILE" with a TOML [weights] table (unnamed weights keep defaults)."""
+    """Policy id, weight vector and description of a policy name, or "NAME:FILE" with a weights file
+    (or a shipped one in policies/ named without its extension)."""
     from .policies_nb import DEFAULT_WEIGHTS, POLICY_IDS, WEIGHT_NAMES
 
-    name, _, path = policy.partition(":")
-    if name not in POLICY_IDS:
-        raise ParamError(f"policy '{policy}' unknown; allowed: {', '.join(POLICY_IDS)} (heuristic:FILE for tuned weights)")
-    weights = DEFAULT_WEIGHTS.copy()
-    if path:
-        if name == "random":
-            raise ParamError(f"policy '{policy}': random takes no weights file")
-        shipped = POLICY_DIR / f"{path}.toml"
-        if not Path(path).exists() and shipped.exists():
-            path = str(shipped)
-        try:
-            table = tomllib.loads(Path(path).read_text()).get("weights", {})
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise ParamError(f"{path}: cannot read weights ({str(exc).splitlines()[0]})") from None
-        for key, val in table.items():
-            if key not in WEIGHT_NAMES:
-                raise ParamError(f"{path}: field 'weights.{key}' unknown; allowed: {', '.join(WEIGHT_NAMES)}")
-            if not isinstance(val, (int, float)) or isinstance(val, bool):
-                raise ParamError(f"{path}: field 'weights.{key}' must be a number, got {val!r}")
-            weights[WEIGHT_NAMES.index(key)] = float(val)
-    described = name if not path else f"{name}:{Path(path).name}"
-    return POLICY_IDS[name], weights, described
+    return read_policy(policy, POLICY_IDS, list(WEIGHT_NAMES), DEFAULT_WEIGHTS, POLICY_DIR)
 
 
 KERNEL = "boardsim.games.bossin.batch_nb:play_games"
 CODE_HASH = kernel_source_hash(Path(__file__).parent)
-
-
-def _plain(rules: dict[str, Any]) -> dict[str, Any]:
-    return {k: (",".join(v) if isinstance(v, tuple) else v) for k, v in rules.items()}
 
 
 def prepare(rules: dict[str, Any], policy: str, cards: str | None,
@@ -129,64 +100,23 @@ def prepare(rules: dict[str, Any], policy: str, cards: str | None,
 
     card_set = load_cards(cards)
     pol, vector, described = policy_weights(policy)
-    for name, val in (weights or {}).items():
-        if name not in WEIGHT_NAMES:
-            raise ParamError(f"weight '{name}' unknown; allowed: {', '.join(WEIGHT_NAMES)}")
-        vector[WEIGHT_NAMES.index(name)] = float(val)
-    rules_plain = _plain(rules)
-    identity = {
-        "game": "bossin",
-        "game_version": GAME_VERSION,
-        "code_hash": CODE_HASH,
-        "rules": rules_plain,
-        "policy": described.split(":")[0],
-        "weights": dict(zip(WEIGHT_NAMES, map(float, vector))) if pol != POLICY_IDS["random"] else {},
-        "cards_hash": card_set.data_hash,
-    }
-    rules_hash = hashlib.sha256(json.dumps(
-        [rules_plain, card_set.data_hash, GAME_VERSION, CODE_HASH], sort_keys=True).encode()).hexdigest()[:16]
-    provenance = {
-        "policy": described + (" with tuned weights" if weights else ""),
-        "rules_hash": rules_hash,
-        "package_version": boardsim.__version__,
-        "cards_reconstructed": any(len(v) > 0 for v in card_set.reconstructed.values()),
-    }
+    override_weights(vector, list(WEIGHT_NAMES), weights)
     args = (cards_record(card_set), rules_record(rules), vector, np.int64(pol))
-    return Batch(KERNEL, args, STATE_DTYPE, OUTCOME_DTYPE, identity, provenance)
+    return make_batch(game="bossin", version=GAME_VERSION, code_hash=CODE_HASH, kernel=KERNEL, rules=rules,
+                      described=described, vector=None if pol == POLICY_IDS["random"] else vector,
+                      weight_names=list(WEIGHT_NAMES), tuned=bool(weights), card_set=card_set, args=args,
+                      state_dtype=STATE_DTYPE, out_dtype=OUTCOME_DTYPE)
 
 
 def outcome_frame(rows: np.ndarray, seed: int, first_index: int) -> pd.DataFrame:
     from .state_nb import OUTCOME_NAMES
 
-    df = pd.DataFrame({name: rows[name] for name in rows.dtype.names})
-    df.insert(0, "game_index", np.arange(first_index, first_index + len(rows), dtype=np.int64))
-    df.insert(0, "seed", np.full(len(rows), seed, dtype=np.int64))
-    df["outcome"] = pd.Categorical.from_codes(rows["outcome"].astype(np.int8), categories=list(OUTCOME_NAMES))
-    df.insert(3, "win", rows["outcome"] == 0)
-    return df
+    return bridge_outcome_frame(rows, seed, first_index, OUTCOME_NAMES)
 
 
 def simulate(rules: dict[str, Any], n: int, seed: int, policy: str, cards: str | None,
              threads: int | None, progress: Callable[[int], None] | None, first_index: int = 0) -> pd.DataFrame:
-    from boardsim.runner import resolve_kernel, run_batch
-
-    batch = prepare(rules, policy, cards)
-    kernel = resolve_kernel(batch.kernel)
-    run_batch(kernel, batch.args, batch.state_dtype, batch.out_dtype, 0, seed, threads=1)
-    started = time.perf_counter()
-    rows = run_batch(kernel, batch.args, batch.state_dtype, batch.out_dtype, n, seed,
-                     first_index=first_index, threads=threads, progress=progress)
-    df = outcome_frame(rows, seed, first_index)
-    ident = batch.identity
-    df.attrs["provenance"] = {
-        "game": "bossin", "game_version": GAME_VERSION, "code_hash": ident["code_hash"],
-        "package_version": boardsim.__version__, "seed": seed, "n": n,
-        "policy": batch.provenance["policy"], "weights": ident["weights"], "rules": ident["rules"],
-        "rules_hash": batch.provenance["rules_hash"], "cards_hash": ident["cards_hash"],
-        "cards_reconstructed": batch.provenance["cards_reconstructed"], "threads": threads,
-        "seconds": round(time.perf_counter() - started, 3),
-    }
-    return df
+    return simulate_batch(prepare(rules, policy, cards), outcome_frame, n, seed, threads, progress, first_index)
 
 
 def play_logged(batch: Batch, seed: int, game_index: int, log_capacity: int = 100_000):
