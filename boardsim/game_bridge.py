@@ -126,3 +126,19 @@ def simulate_batch(batch: Batch, frame: Callable[[np.ndarray, int, int], pd.Data
         "seconds": round(time.perf_counter() - started, 3),
     }
     return df
+
+
+def play_logged(batch: Batch, play_game: Callable, log_width: int, seed: int, game_index: int,
+                log_capacity: int) -> tuple[np.void, np.ndarray, np.ndarray]:
+    """Play one game of a prepared Batch through the game's single-game kernel `play_game`, with its
+    event log; returns (outcome row, log rows, final state). What trace and trajectories replay."""
+    from .runner import kernel_view
+
+    cards_arr, rules_arr, weights, pol = batch.args
+    state = kernel_view(np.zeros(1, dtype=batch.state_dtype))
+    log = np.zeros((log_capacity, log_width), dtype=np.int32)
+    out = kernel_view(np.zeros(1, dtype=batch.out_dtype))
+    with np.errstate(over="ignore"):
+        play_game(state[0], kernel_view(cards_arr)[0], kernel_view(rules_arr)[0], weights, np.int64(pol),
+                  np.uint64(seed), np.int64(game_index), log, out[0])
+    return out[0], log[: state[0]["log_n"]], state

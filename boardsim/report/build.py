@@ -82,11 +82,9 @@ class Context:
     trace_points: int = 4
     cards: str | None = None
     findings: list[Finding] = field(default_factory=list)
-    figure_count: int = 0
     identities: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def save(self, fig, name: str, caption: str) -> Figure:
-        self.figure_count += 1
         png = figures.save(fig, self.out / "figures", name)
         return Figure(name, caption, png)
 

@@ -11,6 +11,7 @@ import pandas as pd
 from boardsim._jit import kernel_source_hash
 from boardsim.game_bridge import make_batch, override_weights, read_policy, simulate_batch
 from boardsim.game_bridge import outcome_frame as bridge_outcome_frame
+from boardsim.game_bridge import play_logged as bridge_play_logged
 from boardsim.spec import Batch, GameSpec, Margin, ParamSpec, WeightSpec
 
 from . import cards as cards_mod
@@ -121,19 +122,10 @@ def simulate(rules: dict[str, Any], n: int, seed: int, policy: str, cards: str |
 
 def play_logged(batch: Batch, seed: int, game_index: int, log_capacity: int = 100_000):
     """Play one game of a prepared Batch with its event log; returns (outcome row, log rows, state)."""
-    from boardsim.runner import kernel_view
-
     from .play_nb import play_game
-    from .state_nb import LOG_WIDTH, OUTCOME_DTYPE, STATE_DTYPE
+    from .state_nb import LOG_WIDTH
 
-    cards_arr, rules_arr, weights, pol = batch.args
-    state = kernel_view(np.zeros(1, dtype=STATE_DTYPE))
-    log = np.zeros((log_capacity, LOG_WIDTH), dtype=np.int32)
-    out = kernel_view(np.zeros(1, dtype=OUTCOME_DTYPE))
-    with np.errstate(over="ignore"):
-        play_game(state[0], kernel_view(cards_arr)[0], kernel_view(rules_arr)[0], weights, np.int64(pol),
-                  np.uint64(seed), np.int64(game_index), log, out[0])
-    return out[0], log[: state[0]["log_n"]], state
+    return bridge_play_logged(batch, play_game, LOG_WIDTH, seed, game_index, log_capacity)
 
 
 def play_one(rules: dict[str, Any], seed: int, game_index: int, policy: str, cards: str | None,
